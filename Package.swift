@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// count → scene → bytes: one module per stage.
+//   TallyGeometry  the pure core: a count becomes a Scene of marks (no I/O, no formats)
+//   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
+//   TallyCommands  the `tally` command line (swift-argument-parser)
+//   tally          the executable: a thin entry point over TallyCommands
+let package = Package(
+    name: "tally",
+    products: [
+        .executable(name: "tally", targets: ["tally"]),
+        .library(name: "TallyGeometry", targets: ["TallyGeometry"]),
+        .library(name: "TallyEncoding", targets: ["TallyEncoding"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        .target(name: "TallyGeometry"),
+        .target(name: "TallyEncoding", dependencies: ["TallyGeometry"]),
+        .target(
+            name: "TallyCommands",
+            dependencies: [
+                "TallyGeometry", "TallyEncoding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "tally", dependencies: ["TallyCommands"]),
+        .testTarget(
+            name: "TallyGeometryTests",
+            dependencies: [
+                "TallyGeometry",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyCommandTests",
+            dependencies: ["tally", "TallyGeometry", "TallyEncoding"]
+        ),
+    ]
+)

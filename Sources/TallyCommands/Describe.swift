@@ -1,0 +1,35 @@
+import ArgumentParser
+import TallyEncoding
+import TallyGeometry
+
+/// `tally describe <count> [--json]`: the structure of a count in words or JSON.
+struct Describe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say how a count is drawn: its title and its structure in words.",
+        discussion: """
+        Examples:
+          tally describe 1234
+            1,234 tally marks
+            1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes
+          tally describe 10000 --json
+        """
+    )
+
+    /// The count to describe.
+    @Argument(help: ArgumentHelp("The count: a whole number from 0 to 9223372036854775807.", valueName: "count"))
+    var count: String
+
+    /// JSON instead of two lines of text.
+    @Flag(help: "Print the structure as JSON: count, title, description, frame and units.")
+    var json = false
+
+    func run() throws {
+        let count = try Values.count(count)
+        if json {
+            print(DescriptionJSON.encode(count), terminator: "")
+        } else {
+            print(Words.title(for: count))
+            print(Words.description(for: count))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where rendered bytes go: a file, written atomically, or standard output.
+enum Output {
+    /// Writes `bytes` to `path` through a temporary file beside it and a rename, so the target is
+    /// either untouched or complete, and no temporary file is left behind on failure.
+    /// Fails with exit 73 when the file cannot be created and 74 when writing fails.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': not a file name")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': it is a directory")
+        }
+        var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).tally-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': \(errorText())")
+        }
+        let temporary = String(cString: template)
+        TemporaryFiles.shared.add(temporary)
+        defer { TemporaryFiles.shared.remove(temporary) }
+        var failure: CommandFailure?
+        var written = 0
+        while written < bytes.count && failure == nil {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                failure = CommandFailure(.io, "cannot write '\(Values.printable(path))': \(errorText())")
+            } else {
+                written += result
+            }
+        }
+        // Files are created 0600 by mkstemp; give the result the usual mode for new files.
+        if failure == nil { _ = fchmod(descriptor, 0o644 & ~currentUmask()) }
+        if close(descriptor) != 0, failure == nil {
+            failure = CommandFailure(.io, "cannot write '\(Values.printable(path))': \(errorText())")
+        }
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': \(errorText())")
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Writes to standard output; exit 74 when that fails (a closed pipe, a full disk).
+    static func writeToStandardOutput(_ bytes: [UInt8]) throws(CommandFailure) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(.io, "cannot write to standard output: \(errorText())")
+            }
+            written += result
+        }
+    }
+
+    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }
+}
+
+/// Temporary files under way, removed if the process is interrupted (SIGINT, SIGTERM, SIGHUP)
+/// so that no partial file stays behind.
+final class TemporaryFiles: @unchecked Sendable {
+    static let shared = TemporaryFiles()
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+    private var installed = false
+
+    func add(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        paths.insert(path)
+        if !installed {
+            installed = true
+            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+                signal(signalNumber) { number in
+                    TemporaryFiles.shared.removeAllForSignal()
+                    signal(number, SIG_DFL)
+                    raise(number)
+                }
+            }
+        }
+    }
+
+    func remove(_ path: String) {
+        lock.lock()
+        paths.remove(path)
+        lock.unlock()
+    }
+
+    private func removeAllForSignal() {
+        // unlink is async-signal-safe; the set is only read here.
+        for path in paths { unlink(path) }
+    }
+}

@@ -1,0 +1,66 @@
+/// Where units sit: cell sizes and child positions, derived from `Proportions`.
+///
+/// Every unit's first child sits at the unit's own origin, so a mark keeps its layout position
+/// when the count grows into a larger frame (the twenty-five-unit of 25 becomes the north-west
+/// quarter of the hundred-block of 26, which becomes the first block of the row of 101, …).
+enum Layout {
+    /// Side of the hundred-block: two twenty-five-units and the seam.
+    static let hundredSide = 2 * Proportions.quincunxSide + Proportions.seam
+
+    /// Side of the square of each pair (index 1 … 10): the hundred-block, the ten-thousand-block,
+    /// the million-block … Each is ten squares of the pair below and nine gaps.
+    static let squareSides: [Double] = {
+        var sides = [0, hundredSide]
+        for pair in 1..<10 {
+            let side = sides[pair]
+            sides.append(10 * side + 9 * Proportions.squareGap * side / hundredSide)
+        }
+        return sides
+    }()
+
+    /// How much the squares and rows of a pair are scaled up from pair 1.
+    static func pairScale(_ pair: Int) -> Double { squareSides[pair] / hundredSide }
+
+    /// The gap between squares of a row (and rows of a block) of a pair.
+    static func squareGap(_ pair: Int) -> Double { Proportions.squareGap * pairScale(pair) }
+
+    /// The size of a unit's cell (x: width, y: height).
+    static func cellSize(_ level: UnitLevel) -> Point {
+        switch level.shape {
+        case .stroke: return Point(0, 0)
+        case .gate: return Point(Proportions.gateSide, Proportions.gateSide)
+        case .quincunx: return Point(Proportions.quincunxSide, Proportions.quincunxSide)
+        case .square:
+            let side = squareSides[level.pair]
+            return Point(side, side)
+        case .row:
+            let pair = level.pair
+            return Point(10 * squareSides[pair] + 9 * squareGap(pair), squareSides[pair])
+        }
+    }
+
+    /// Dice-five fill order (SPEC §2): centre first, then NW, NE, SW, SE, in gate cells.
+    static let quincunxCells: [(Double, Double)] = [(1, 1), (0, 0), (2, 0), (0, 2), (2, 2)]
+
+    /// Where child `index` (in fill order) of a unit sits, relative to the unit's origin.
+    static func childOffset(_ level: UnitLevel, _ index: Int) -> Point {
+        switch level.shape {
+        case .stroke, .gate:
+            return Point(0, 0)
+        case .quincunx:
+            let (column, row) = quincunxCells[index]
+            return Point(column * Proportions.gateSide, row * Proportions.gateSide)
+        case .square where level == .hundred:
+            // NW, NE, SW, SE
+            let step = Proportions.quincunxSide + Proportions.seam
+            return Point(Double(index % 2) * step, Double(index / 2) * step)
+        case .square:
+            // Rows, top to bottom; a block's rows belong to the pair below.
+            let pair = level.pair - 1
+            return Point(0, Double(index) * (squareSides[pair] + squareGap(pair)))
+        case .row:
+            let pair = level.pair
+            return Point(Double(index) * (squareSides[pair] + squareGap(pair)), 0)
+        }
+    }
+}

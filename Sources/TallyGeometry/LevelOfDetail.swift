@@ -1,0 +1,27 @@
+/// SPEC §2, "Level of detail": a unit's detail is drawn only where it stays legible.
+extension Detail {
+    /// Whether units of this level can be drawn one by one at this detail: their pens at least
+    /// `Proportions.legibleStrokePixels` wide and the gaps between them at least
+    /// `Proportions.legibleGapPixels`. Always true for `.full`.
+    public func showsUnits(of level: UnitLevel) -> Bool {
+        guard case .automatic(let pixelsPerUnit) = self else { return true }
+        let features = Self.features(of: level)
+        return features.width * pixelsPerUnit >= Proportions.legibleStrokePixels
+            && features.gap * pixelsPerUnit >= Proportions.legibleGapPixels
+    }
+
+    /// The thinnest pen and the narrowest gap among units of a level drawn side by side.
+    static func features(of level: UnitLevel) -> (width: Double, gap: Double) {
+        switch level.shape {
+        case .stroke, .gate:
+            let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
+            return (min(Proportions.strokeWidth, Proportions.slashWidth), spacing - Proportions.strokeWidth)
+        case .quincunx:
+            return (Proportions.quincunxCrossWidth, Proportions.seam)
+        case .square:
+            return (Proportions.squareCapWidth * Layout.pairScale(level.pair), Layout.squareGap(level.pair))
+        case .row:
+            return (Proportions.rowLineWidth * Layout.pairScale(level.pair), Layout.squareGap(level.pair))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// The shape of every mark, placed at a unit's origin. Units, colours and pens per SPEC §2–§3.
+enum MarkShapes {
+    static func stroke(_ index: Int, gateAt origin: Point) -> Mark {
+        let x = origin.x + Proportions.strokeXs[index]
+        return Mark(kind: .stroke, unit: 1, color: .c1, width: Proportions.strokeWidth,
+                    segments: [Segment(x, origin.y + Proportions.strokeTop, x, origin.y + Proportions.strokeBottom)])
+    }
+
+    static func slash(gateAt origin: Point) -> Mark {
+        Mark(kind: .slash, unit: 5, color: .accent, width: Proportions.slashWidth,
+             segments: [Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)])
+    }
+
+    static func quincunxCross(at origin: Point) -> Mark {
+        let low = Proportions.quincunxCrossInset
+        let high = Proportions.quincunxSide - low
+        return Mark(kind: .cross, unit: 25, color: .c2, width: Proportions.quincunxCrossWidth,
+                    segments: diagonals(origin: origin, low: low, high: high))
+    }
+
+    /// The pen of a square's box and cross or diagonal.
+    static func squarePen(_ level: UnitLevel) -> Double {
+        Proportions.squareCapWidth * Layout.pairScale(level.pair)
+    }
+
+    /// A square's outline, inset by half its pen so the ink stays inside the cell.
+    static func box(_ level: UnitLevel, at origin: Point) -> Mark {
+        let pen = squarePen(level)
+        let low = pen / 2
+        let high = Layout.squareSides[level.pair] - low
+        let (x0, y0, x1, y1) = (origin.x + low, origin.y + low, origin.x + high, origin.y + high)
+        return Mark(kind: .box, unit: level.capacity, color: .c3, width: pen,
+                    segments: [Segment(x0, y0, x1, y0), Segment(x1, y0, x1, y1),
+                               Segment(x1, y1, x0, y1), Segment(x0, y1, x0, y0)])
+    }
+
+    /// The cross of a collapsed hundred-block, corner to corner of its box.
+    static func squareCross(at origin: Point) -> Mark {
+        let pen = squarePen(.hundred)
+        return Mark(kind: .cross, unit: 100, color: .c2, width: pen,
+                    segments: diagonals(origin: origin, low: pen / 2, high: Layout.hundredSide - pen / 2))
+    }
+
+    /// A block's closing diagonal, top left to bottom right; the same whether the block is the
+    /// frame (over its rows) or collapsed inside a larger structure (over its box).
+    static func diagonal(_ level: UnitLevel, at origin: Point) -> Mark {
+        let pen = squarePen(level)
+        let low = pen / 2
+        let high = Layout.squareSides[level.pair] - low
+        return Mark(kind: .diagonal, unit: level.capacity, color: capColor(level), width: pen,
+                    segments: [Segment(origin.x + low, origin.y + low, origin.x + high, origin.y + high)])
+    }
+
+    /// A row's line, through the middle of all ten squares, end to end.
+    static func line(_ level: UnitLevel, at origin: Point) -> Mark {
+        let pen = Proportions.rowLineWidth * Layout.pairScale(level.pair)
+        let size = Layout.cellSize(level)
+        let y = origin.y + size.y / 2
+        return Mark(kind: .line, unit: level.capacity, color: capColor(level), width: pen,
+                    segments: [Segment(origin.x + pen / 2, y, origin.x + size.x - pen / 2, y)])
+    }
+
+    /// Lines and diagonals cycle C1 → C2 → C3 by decade: 10³ C1, 10⁴ C2, 10⁵ C3, 10⁶ C1 …
+    static func capColor(_ level: UnitLevel) -> ColorToken {
+        let decade = level.rank - 1
+        return [ColorToken.c1, .c2, .c3][(decade - 3) % 3]
+    }
+
+    private static func diagonals(origin: Point, low: Double, high: Double) -> [Segment] {
+        [Segment(origin.x + low, origin.y + low, origin.x + high, origin.y + high),
+         Segment(origin.x + high, origin.y + low, origin.x + low, origin.y + high)]
+    }
+}

@@ -1,0 +1,117 @@
+/// A point in layout units; y grows downwards.
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+
+    public static func + (lhs: Point, rhs: Point) -> Point { Point(lhs.x + rhs.x, lhs.y + rhs.y) }
+}
+
+/// A straight piece of a mark, from `start` to `end`, in layout units.
+public struct Segment: Hashable, Sendable {
+    public var start: Point
+    public var end: Point
+    public init(_ start: Point, _ end: Point) { self.start = start; self.end = end }
+    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        self.init(Point(x1, y1), Point(x2, y2))
+    }
+}
+
+/// What a mark is (SPEC §2); every backend gives each kind its own class or layer.
+public enum MarkKind: String, CaseIterable, Hashable, Sendable {
+    case stroke, slash, cross, box, line, diagonal
+}
+
+/// The colour roles of SPEC §3. Backends map them to a palette; the core never names a colour.
+public enum ColorToken: String, CaseIterable, Hashable, Sendable {
+    case c1, c2, c3, accent
+}
+
+/// One mark of a tally: a stroke, the slash of a gate, or the cap of a unit.
+public struct Mark: Hashable, Sendable {
+    public var kind: MarkKind
+    /// The capacity of the unit the mark belongs to: 1 for strokes, 5 for slashes, 25 for the cross
+    /// of a twenty-five-unit, 100 for the cross and box of a collapsed hundred-block, 1,000 for a
+    /// row's line, 10,000 for a block's diagonal and the box of a collapsed block, and so on.
+    public var unit: UInt64
+    public var color: ColorToken
+    /// The pen width in layout units: part of the geometry, so backends draw it as given.
+    public var width: Double
+    /// Drawn with round caps and joins; a box is its four sides, clockwise from the top.
+    public var segments: [Segment]
+
+    public init(kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment]) {
+        self.kind = kind
+        self.unit = unit
+        self.color = color
+        self.width = width
+        self.segments = segments
+    }
+}
+
+/// The canvas: the cell of the unit that holds the count (SPEC §2, "The frame").
+public struct Frame: Hashable, Sendable {
+    /// The unit whose cell is the canvas.
+    public var level: UnitLevel
+    public var width: Double
+    public var height: Double
+
+    /// The frame of a unit: its cell.
+    public init(level: UnitLevel) {
+        let size = Layout.cellSize(level)
+        self.level = level
+        self.width = size.x
+        self.height = size.y
+    }
+
+    /// The frame a count is drawn in (SPEC §2): the cell of the smallest unit that holds it.
+    public init(for count: TallyCount) { self.init(level: UnitLevel.frame(for: count)) }
+}
+
+/// How much detail a scene shows (SPEC §2, "Level of detail").
+public enum Detail: Hashable, Sendable {
+    /// Every mark, whatever the size.
+    case full
+    /// Only detail that stays legible when one layout unit is drawn this many output pixels wide.
+    case automatic(pixelsPerUnit: Double)
+}
+
+/// A count drawn as marks: what every backend receives and draws without adding geometry.
+public struct Scene: Hashable, Sendable {
+    public let count: TallyCount
+    public let frame: Frame
+    public let detail: Detail
+    /// In count order: a mark comes after every mark that was drawn before it as the count grew,
+    /// and a unit's cap after the unit's own detail.
+    public let marks: [Mark]
+
+    /// The scene for a count. `detail` defaults to every mark.
+    public init(count: TallyCount, detail: Detail = .full) {
+        self.count = count
+        self.detail = detail
+        self.frame = Frame(for: count)
+        self.marks = SceneBuilder.marks(count: count.value, frame: frame.level, detail: detail)
+    }
+
+    /// How many marks of a kind and unit the scene has.
+    public func count(of kind: MarkKind, unit: UInt64) -> Int {
+        marks.reduce(0) { $0 + ($1.kind == kind && $1.unit == unit ? 1 : 0) }
+    }
+
+    /// The smallest rectangle holding every mark with its pen width; `nil` for an empty scene.
+    /// Renderers use it for `--fit content`.
+    public var inkBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+        for mark in marks {
+            let half = mark.width / 2
+            for segment in mark.segments {
+                for point in [segment.start, segment.end] {
+                    let b = bounds ?? (point.x - half, point.y - half, point.x + half, point.y + half)
+                    bounds = (min(b.minX, point.x - half), min(b.minY, point.y - half),
+                              max(b.maxX, point.x + half), max(b.maxY, point.y + half))
+                }
+            }
+        }
+        return bounds
+    }
+}

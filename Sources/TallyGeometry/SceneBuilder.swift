@@ -1,0 +1,78 @@
+/// SPEC §2 as code: which marks a count is drawn with, in count order.
+///
+/// A unit is drawn in one of two ways:
+/// - **complete**: in its cap form. A gate is its four strokes and the slash; a twenty-five-unit
+///   its gates under a cross; a hundred-block collapses to a box and a cross; a row keeps its
+///   squares' boxes under one line; a block that is the frame keeps its rows under a diagonal,
+///   and a block inside a larger structure collapses to a box and the same diagonal.
+/// - **partial**: its complete children in their cap form, then the child being filled, if
+///   the level of detail shows that child's own children.
+/// The cap of a complete unit is always drawn; only the detail under it follows the level of detail.
+struct SceneBuilder {
+    let detail: Detail
+    private(set) var marks: [Mark] = []
+
+    static func marks(count: UInt64, frame: UnitLevel, detail: Detail) -> [Mark] {
+        var builder = SceneBuilder(detail: detail)
+        let origin = Point(0, 0)
+        if count == frame.capacity {
+            builder.complete(frame, at: origin, isFrame: true)
+        } else if count > 0 {
+            builder.partial(frame, count: count, at: origin)
+        }
+        return builder.marks
+    }
+
+    private mutating func partial(_ level: UnitLevel, count: UInt64, at origin: Point) {
+        if level == .gate {
+            for index in 0..<Int(count) { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
+            return
+        }
+        guard let child = level.child, let grandchild = child.child else { return }
+        let complete = Int(count / child.capacity)
+        let rest = count % child.capacity
+        for index in 0..<complete {
+            self.complete(child, at: origin + Layout.childOffset(level, index), isFrame: false)
+        }
+        if rest > 0, detail.showsUnits(of: grandchild) {
+            partial(child, count: rest, at: origin + Layout.childOffset(level, complete))
+        }
+    }
+
+    private mutating func complete(_ level: UnitLevel, at origin: Point, isFrame: Bool) {
+        switch level.shape {
+        case .stroke:
+            break
+        case .gate:
+            for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
+            marks.append(MarkShapes.slash(gateAt: origin))
+        case .quincunx:
+            if detail.showsUnits(of: .gate) {
+                for index in 0..<5 { complete(.gate, at: origin + Layout.childOffset(level, index), isFrame: false) }
+            }
+            marks.append(MarkShapes.quincunxCross(at: origin))
+        case .square where level == .hundred:
+            marks.append(MarkShapes.box(level, at: origin))
+            marks.append(MarkShapes.squareCross(at: origin))
+        case .square:
+            if isFrame {
+                // The closure of SPEC §2: ten rows in cap form under one diagonal.
+                let row = level.child!
+                if detail.showsUnits(of: row) {
+                    for index in 0..<10 { complete(row, at: origin + Layout.childOffset(level, index), isFrame: false) }
+                }
+            } else {
+                // Inside a larger structure a complete block collapses to its box.
+                marks.append(MarkShapes.box(level, at: origin))
+            }
+            marks.append(MarkShapes.diagonal(level, at: origin))
+        case .row:
+            // The squares drop their crosses or diagonals and keep their boxes; one line through all.
+            let square = level.child!
+            if detail.showsUnits(of: square) {
+                for index in 0..<10 { marks.append(MarkShapes.box(square, at: origin + Layout.childOffset(level, index))) }
+            }
+            marks.append(MarkShapes.line(level, at: origin))
+        }
+    }
+}

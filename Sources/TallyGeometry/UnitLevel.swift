@@ -1,0 +1,117 @@
+/// A rung of the tally hierarchy (SPEC §2), by rank:
+///
+/// | rank | unit | capacity | made of |
+/// |---|---|---|---|
+/// | 0 | stroke | 1 | — |
+/// | 1 | gate | 5 | 4 strokes + the slash |
+/// | 2 | twenty-five-unit | 25 | 5 gates in a dice-five |
+/// | 3 | hundred-block | 100 | 2×2 twenty-five-units |
+/// | 4, 6, 8 … | rows | 10³, 10⁵, 10⁷ … | 10 of the rank below, left to right |
+/// | 5, 7, 9 … | blocks | 10⁴, 10⁶, 10⁸ … | 10 rows, top to bottom |
+///
+/// From rank 3 on the structure repeats every two ranks: a block is a square, a row is ten squares.
+public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rank: Int
+
+    public static let stroke = UnitLevel(rank: 0)
+    public static let gate = UnitLevel(rank: 1)
+    public static let twentyFive = UnitLevel(rank: 2)
+    public static let hundred = UnitLevel(rank: 3)
+    public static let thousandRow = UnitLevel(rank: 4)
+    public static let tenThousandBlock = UnitLevel(rank: 5)
+    /// The ten-quintillion-row (10¹⁹): the smallest frame that holds `Int64.max`.
+    public static let largest = UnitLevel(rank: 20)
+
+    /// The smallest unit used as a frame: counts 0 … 25 are drawn in a twenty-five-unit.
+    public static let smallestFrame = twentyFive
+
+    public static let all: [UnitLevel] = (0...largest.rank).map(UnitLevel.init(rank:))
+
+    init(rank: Int) {
+        precondition(rank >= 0 && rank <= 20, "rank \(rank) outside 0...20")
+        self.rank = rank
+    }
+
+    public enum Shape: Sendable, Equatable {
+        case stroke, gate, quincunx, square, row
+    }
+
+    /// Ranks 3, 5, 7 … are squares (the hundred-block and the blocks); 4, 6, 8 … rows.
+    public var shape: Shape {
+        switch rank {
+        case 0: .stroke
+        case 1: .gate
+        case 2: .quincunx
+        default: rank % 2 == 1 ? .square : .row
+        }
+    }
+
+    /// How many counts a complete unit holds.
+    public var capacity: UInt64 { Self.capacities[rank] }
+
+    private static let capacities: [UInt64] = {
+        var values: [UInt64] = [1, 5, 25, 100]
+        var power: UInt64 = 1_000
+        for _ in 4...20 {
+            values.append(power)
+            if power <= UInt64.max / 10 { power *= 10 }
+        }
+        return values
+    }()
+
+    /// The unit one rank down, whose copies this unit is made of.
+    public var child: UnitLevel? { rank == 0 ? nil : UnitLevel(rank: rank - 1) }
+
+    /// How many children a complete unit holds (for a gate: its five marks).
+    public var childCount: Int {
+        switch rank {
+        case 0: 0
+        case 1: 5
+        case 2: 5
+        case 3: 4
+        default: 10
+        }
+    }
+
+    /// For squares and rows: which pair of ranks the unit belongs to. The hundred-block and the
+    /// thousand-row are pair 1, the ten-thousand-block and hundred-thousand-row pair 2, and so on;
+    /// each pair is the one below scaled up (see `Layout`).
+    var pair: Int {
+        switch shape {
+        case .square: (rank - 1) / 2
+        case .row: (rank - 2) / 2
+        default: 0
+        }
+    }
+
+    /// The frame for a count: the smallest unit, from the twenty-five-unit up, that holds it.
+    public static func frame(for count: TallyCount) -> UnitLevel {
+        var level = smallestFrame
+        while level.capacity < count.value { level = UnitLevel(rank: level.rank + 1) }
+        return level
+    }
+
+    public static func < (lhs: UnitLevel, rhs: UnitLevel) -> Bool { lhs.rank < rhs.rank }
+
+    /// The unit's name in the accessible words: "stroke", "gate", "twenty-five-unit",
+    /// "hundred-block", "thousand-row", "ten-thousand-block", "hundred-thousand-row",
+    /// "million-block" …
+    public var name: String {
+        switch rank {
+        case 0: return "stroke"
+        case 1: return "gate"
+        case 2: return "twenty-five-unit"
+        case 3: return "hundred-block"
+        default:
+            let exponent = rank - 1
+            let scales = ["thousand", "million", "billion", "trillion", "quadrillion", "quintillion", "sextillion"]
+            let scale = scales[exponent / 3 - 1]
+            let prefix = ["", "ten-", "hundred-"][exponent % 3]
+            return prefix + scale + (shape == .row ? "-row" : "-block")
+        }
+    }
+
+    public func name(count: Int) -> String { count == 1 ? name : name + "s" }
+
+    public var description: String { name }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import TallyCommands
+
+exit(Tally.main(arguments: Array(CommandLine.arguments.dropFirst())))
