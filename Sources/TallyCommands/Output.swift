@@ -11,41 +11,45 @@ enum Output {
     /// either untouched or complete, and no temporary file is left behind on failure.
     /// Fails with exit 73 when the file cannot be created and 74 when writing fails.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+        let shown = Values.printable(path)
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': not a file name")
+            throw CommandFailure(.cannotCreate, "cannot create '\(shown)': not a file name")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': it is a directory")
+        var status = stat()
+        if stat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw CommandFailure(.cannotCreate, "cannot create '\(shown)': it is a directory")
+            default:
+                // A device or pipe (/dev/null, a FIFO) is written in place: renaming over it
+                // would replace the device with a file.
+                try writeInPlace(bytes, to: path)
+                return
+            }
         }
         var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).tally-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': \(errorText())")
+            throw CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
         }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         TemporaryFiles.shared.add(temporary)
         defer { TemporaryFiles.shared.remove(temporary) }
         var failure: CommandFailure?
-        var written = 0
-        while written < bytes.count && failure == nil {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                failure = CommandFailure(.io, "cannot write '\(Values.printable(path))': \(errorText())")
-            } else {
-                written += result
-            }
+        do {
+            try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+        } catch {
+            failure = error
         }
         // Files are created 0600 by mkstemp; give the result the usual mode for new files.
-        if failure == nil { _ = fchmod(descriptor, 0o644 & ~currentUmask()) }
+        if failure == nil { _ = fchmod(descriptor, 0o666 & ~currentUmask()) }
         if close(descriptor) != 0, failure == nil {
-            failure = CommandFailure(.io, "cannot write '\(Values.printable(path))': \(errorText())")
+            failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
         }
         if failure == nil, rename(temporary, path) != 0 {
-            failure = CommandFailure(.cannotCreate, "cannot create '\(Values.printable(path))': \(errorText())")
+            failure = CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
         }
         if let failure {
             unlink(temporary)
@@ -53,17 +57,29 @@ enum Output {
         }
     }
 
-    /// Writes to standard output; exit 74 when that fails (a closed pipe, a full disk).
-    static func writeToStandardOutput(_ bytes: [UInt8]) throws(CommandFailure) {
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+        let shown = Values.printable(path)
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { throw CommandFailure(.cannotCreate, "cannot open '\(shown)': \(errorText())") }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(CommandFailure) {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, bytes.count - written) }
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw CommandFailure(.io, "cannot write to standard output: \(errorText())")
+                throw CommandFailure(.io, "cannot write \(name): \(errorText())")
             }
             written += result
         }
+    }
+
+    /// Writes to standard output; exit 74 when that fails (a closed pipe, a full disk).
+    static func writeToStandardOutput(_ bytes: [UInt8]) throws(CommandFailure) {
+        try writeAll(bytes, to: STDOUT_FILENO, name: "to standard output")
     }
 
     static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// SPEC §6: one line on stderr naming the value and what is allowed; exit 64, 73 or 74.
+@Suite struct ErrorTests {
+    @Test(arguments: [
+        (["render", "--", "-1", "-f", "json"], "'-1'"),
+        (["render", "-1", "-f", "json"], "'-1'"),
+        (["render", "-5"], "'-5'"),
+        (["describe", "--", "-42"], "'-42'"),
+        (["render", "abc", "-f", "json"], "'abc'"),
+        (["render", "1.5", "-f", "json"], "'1.5'"),
+        (["render", "", "-f", "json"], "''"),
+        (["render", "9223372036854775808", "-f", "json"], "'9223372036854775808'"),
+        (["render", "123456789012345678901234567890", "-f", "json"], "too large"),
+        (["describe", "x"], "'x'"),
+    ])
+    func badCountsExit64(_ arguments: [String], _ needle: String) throws {
+        let run = try TallyProcess.run(arguments)
+        expectOneLineError(run, status: 64, mentioning: needle)
+        #expect(run.stderr.contains("0 to 9,223,372,036,854,775,807"))
+    }
+
+    @Test(arguments: [
+        (["render", "5", "-f", "gif"], "gif"),
+        (["render", "5", "--size", "100000", "-f", "json"], "16384"),
+        (["render", "5", "--size", "0", "-f", "json"], "--size"),
+        (["render", "5", "--size", "-3", "-f", "json"], "--size"),
+        (["render", "5", "--width", "nan", "-f", "json"], "--width"),
+        (["render", "5", "--scale", "0", "-f", "json"], "--scale"),
+        (["render", "5", "--size", "10", "--padding", "5", "-f", "json"], "--padding"),
+        (["render", "5", "--size", "10", "--width", "5", "-f", "json"], "only one"),
+        (["render", "5", "-o", "out.tga"], "out.tga"),
+        (["render"], "count"),
+        (["render", "5", "--bogus"], "--bogus"),
+        (["frobnicate"], "frobnicate"),
+    ])
+    func badValuesExit64(_ arguments: [String], _ needle: String) throws {
+        expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
+    }
+
+    @Test func anOutputThatCannotBeCreatedExits73() throws {
+        let run = try TallyProcess.run(["render", "5", "-o", "/nonexistent-folder/t.json"])
+        expectOneLineError(run, status: 73, mentioning: "/nonexistent-folder/t.json")
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        expectOneLineError(try TallyProcess.run(["render", "5", "-f", "json", "-o", directory.path]), status: 73, mentioning: "directory")
+    }
+
+    @Test func aFailedRunLeavesNoFileBehind() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("t.json").path
+        _ = try TallyProcess.run(["render", "abc", "-o", target])
+        _ = try TallyProcess.run(["render", "5", "--size", "999999", "-o", target])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func aFullDeviceExits74AndStaysADevice() throws {
+        // Writing into a full device is an I/O error, reported and not crashed on; the device is
+        // written in place, never renamed over.
+        guard FileManager.default.fileExists(atPath: "/dev/full") else {
+            print("skipped: /dev/full is not available here")
+            return
+        }
+        let run = try TallyProcess.run(["render", "9999", "-f", "json", "-o", "/dev/full"])
+        expectOneLineError(run, status: 74, mentioning: "/dev/full")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+        #expect(try TallyProcess.run(["render", "9999", "-f", "json", "-o", "/dev/null"]).status == 0)
+    }
+
+    @Test func helpAndVersionSucceed() throws {
+        let help = try TallyProcess.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.text.contains("render") && help.text.contains("describe") && help.text.contains("Examples"))
+        let renderHelp = try TallyProcess.run(["render", "--help"])
+        #expect(renderHelp.status == 0 && renderHelp.text.contains("Examples"))
+        let version = try TallyProcess.run(["--version"])
+        #expect(version.status == 0 && !version.text.isEmpty)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Runs the built `tally` executable, as a user would, and captures what it prints.
+struct TallyRun {
+    let status: Int32
+    let stdout: Data
+    let stderr: String
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+enum TallyProcess {
+    /// The products folder: the test bundle sits beside the `tally` executable it depends on.
+    static let executable: URL = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            packageRoot.appendingPathComponent(".build/debug"),
+        ]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("tally")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue { return url }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/tally")
+    }()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil) throws -> TallyRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a large output cannot block the child.
+        final class Collected: @unchecked Sendable { var data = Data() }
+        let errors = Collected()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errors.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return TallyRun(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
+    }
+
+    /// A fresh empty folder for a test's files.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tally-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// The one-line error of SPEC §6.
+func expectOneLineError(_ run: TallyRun, status: Int32, mentioning needle: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(run.status == status, "exit status", sourceLocation: sourceLocation)
+    let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+    #expect(lines.count == 1, "stderr: \(run.stderr)", sourceLocation: sourceLocation)
+    #expect(run.stderr.hasPrefix("tally: error: "), "stderr: \(run.stderr)", sourceLocation: sourceLocation)
+    #expect(run.stderr.contains(needle), "stderr: \(run.stderr)", sourceLocation: sourceLocation)
+    #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+}
