@@ -3,7 +3,7 @@
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test clean
+.PHONY: all deps test-deps build demo test bench clean
 
 all: build
 
@@ -26,6 +26,11 @@ demo: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Speed goals (not timed tests): a release build of the benchmarks.
+bench: deps
+	$(SWIFT) build -c release --product TallyBenchmarks
+	.build/release/TallyBenchmarks
 
 clean:
 	rm -rf .build out

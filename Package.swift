@@ -6,6 +6,7 @@ import PackageDescription
 //   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   tally          the executable: a thin entry point over TallyCommands
+//   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
 let package = Package(
     name: "tally",
     products: [
@@ -16,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/google/swift-benchmark", from: "0.1.2"),
     ],
     targets: [
         .target(name: "TallyGeometry"),
@@ -28,6 +30,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "tally", dependencies: ["TallyCommands"]),
+        // Speed goals live here, never in timed tests: `make bench`.
+        .executableTarget(
+            name: "TallyBenchmarks",
+            dependencies: [
+                "TallyGeometry", "TallyEncoding",
+                .product(name: "Benchmark", package: "swift-benchmark"),
+            ],
+            path: "Benchmarks/TallyBenchmarks"
+        ),
         .testTarget(
             name: "TallyGeometryTests",
             dependencies: [
