@@ -4,6 +4,9 @@ import PackageDescription
 // count → scene → bytes: one module per stage.
 //   TallyGeometry  the pure core: a count becomes a Scene of marks (no I/O, no formats)
 //   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
+//   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
+//   TallySVG       the SVG backend, pure Swift
+//   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   tally          the executable: a thin entry point over TallyCommands
 //   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
@@ -13,6 +16,9 @@ let package = Package(
         .executable(name: "tally", targets: ["tally"]),
         .library(name: "TallyGeometry", targets: ["TallyGeometry"]),
         .library(name: "TallyEncoding", targets: ["TallyEncoding"]),
+        .library(name: "TallyStyle", targets: ["TallyStyle"]),
+        .library(name: "TallySVG", targets: ["TallySVG"]),
+        .library(name: "TallyRender", targets: ["TallyRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -22,10 +28,13 @@ let package = Package(
     targets: [
         .target(name: "TallyGeometry"),
         .target(name: "TallyEncoding", dependencies: ["TallyGeometry"]),
+        .target(name: "TallyStyle", dependencies: ["TallyGeometry"]),
+        .target(name: "TallySVG", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle"]),
+        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG"]),
         .target(
             name: "TallyCommands",
             dependencies: [
-                "TallyGeometry", "TallyEncoding",
+                "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

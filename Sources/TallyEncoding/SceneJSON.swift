@@ -6,39 +6,47 @@ import TallyGeometry
 /// so another renderer can draw exactly what ours draw. One mark a line, so diffs stay readable.
 public enum SceneJSON {
     public static func encode(_ scene: Scene) -> String {
-        var lines: [String] = []
-        lines.append("{")
-        lines.append("  \"count\": \(scene.count.value),")
-        lines.append("  \"frame\": " + JSONText.object([
-            ("unit", String(scene.frame.level.capacity)),
-            ("width", DecimalText.fixed(scene.frame.width)),
-            ("height", DecimalText.fixed(scene.frame.height)),
-        ]) + ",")
-        if scene.marks.isEmpty {
-            lines.append("  \"marks\": []")
-        } else {
-            lines.append("  \"marks\": [")
-            for (index, mark) in scene.marks.enumerated() {
-                let separator = index == scene.marks.count - 1 ? "" : ","
-                lines.append("    " + encode(mark) + separator)
-            }
-            lines.append("  ]")
+        var out = TextBuffer(capacity: 128 + scene.marks.count * 96)
+        out.append("{\n  \"count\": ")
+        out.append(integer: scene.count.value)
+        out.append(",\n  \"frame\": {\"unit\": ")
+        out.append(integer: scene.frame.level.capacity)
+        out.append(", \"width\": ")
+        out.append(scene.frame.width)
+        out.append(", \"height\": ")
+        out.append(scene.frame.height)
+        out.append("},\n  \"marks\": [")
+        for (index, mark) in scene.marks.enumerated() {
+            out.append(index == 0 ? "\n    " : ",\n    ")
+            append(mark, to: &out)
         }
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        out.append(scene.marks.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        return out.string
     }
 
-    static func encode(_ mark: Mark) -> String {
-        let segments = mark.segments.map { segment in
-            JSONText.array([segment.start.x, segment.start.y, segment.end.x, segment.end.y].map { DecimalText.fixed($0) })
+    /// One mark; a bowed segment (the ink style) has six numbers: start, control, end.
+    static func append(_ mark: Mark, to out: inout TextBuffer) {
+        out.append("{\"kind\": \"")
+        out.append(mark.kind.rawValue)
+        out.append("\", \"unit\": ")
+        out.append(integer: mark.unit)
+        out.append(", \"color\": \"")
+        out.append(mark.color.rawValue)
+        out.append("\", \"width\": ")
+        out.append(mark.width)
+        out.append(", \"segments\": [")
+        for (index, segment) in mark.segments.enumerated() {
+            out.append(index == 0 ? "[" : ", [")
+            var numbers = [segment.start.x, segment.start.y]
+            if let control = segment.control { numbers += [control.x, control.y] }
+            numbers += [segment.end.x, segment.end.y]
+            for (position, number) in numbers.enumerated() {
+                if position > 0 { out.append(", ") }
+                out.append(number)
+            }
+            out.append("]")
         }
-        return JSONText.object([
-            ("kind", JSONText.string(mark.kind.rawValue)),
-            ("unit", String(mark.unit)),
-            ("color", JSONText.string(mark.color.rawValue)),
-            ("width", DecimalText.fixed(mark.width)),
-            ("segments", JSONText.array(segments)),
-        ])
+        out.append("]}")
     }
 }
 

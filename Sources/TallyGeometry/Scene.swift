@@ -11,7 +11,13 @@ public struct Point: Hashable, Sendable {
 public struct Segment: Hashable, Sendable {
     public var start: Point
     public var end: Point
-    public init(_ start: Point, _ end: Point) { self.start = start; self.end = end }
+    /// The control point of a quadratic bow, for the hand-drawn `ink` style; nil for straight.
+    public var control: Point?
+    public init(_ start: Point, _ end: Point, control: Point? = nil) {
+        self.start = start
+        self.end = end
+        self.control = control
+    }
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         self.init(Point(x1, y1), Point(x2, y2))
     }
@@ -57,6 +63,8 @@ public struct Frame: Hashable, Sendable {
     public var height: Double
 
     /// The frame of a unit: its cell.
+    public var rect: Rect { Rect(minX: 0, minY: 0, width: width, height: height) }
+
     public init(level: UnitLevel) {
         let size = Layout.cellSize(level)
         self.level = level
@@ -74,6 +82,9 @@ public enum Detail: Hashable, Sendable {
     case full
     /// Only detail that stays legible when one layout unit is drawn this many output pixels wide.
     case automatic(pixelsPerUnit: Double)
+
+    /// The choice a user makes (`--detail auto|full`), before the output scale is known.
+    public enum Mode: String, CaseIterable, Hashable, Sendable { case automatic = "auto", full }
 }
 
 /// A count drawn as marks: what every backend receives and draws without adding geometry.
@@ -98,20 +109,35 @@ public struct Scene: Hashable, Sendable {
         marks.reduce(0) { $0 + ($1.kind == kind && $1.unit == unit ? 1 : 0) }
     }
 
-    /// The smallest rectangle holding every mark with its pen width; `nil` for an empty scene.
-    /// Renderers use it for `--fit content`.
-    public var inkBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
-        var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+    /// The smallest rectangle holding every mark with its pen width (and the control points of
+    /// bowed segments); nil for an empty scene. Renderers use it for `--fit content`.
+    public var inkBounds: Rect? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for mark in marks {
             let half = mark.width / 2
             for segment in mark.segments {
-                for point in [segment.start, segment.end] {
-                    let b = bounds ?? (point.x - half, point.y - half, point.x + half, point.y + half)
-                    bounds = (min(b.minX, point.x - half), min(b.minY, point.y - half),
-                              max(b.maxX, point.x + half), max(b.maxY, point.y + half))
+                for point in [segment.start, segment.end, segment.control ?? segment.start] {
+                    minX = min(minX, point.x - half)
+                    minY = min(minY, point.y - half)
+                    maxX = max(maxX, point.x + half)
+                    maxY = max(maxY, point.y + half)
                 }
             }
         }
-        return bounds
+        return minX <= maxX ? Rect(minX: minX, minY: minY, width: maxX - minX, height: maxY - minY) : nil
+    }
+
+    init(count: TallyCount, frame: Frame, detail: Detail, marks: [Mark]) {
+        self.count = count
+        self.frame = frame
+        self.detail = detail
+        self.marks = marks
+    }
+
+    /// The marks of this scene that `earlier`, a scene of a smaller count, does not have: the
+    /// ones `--animate-from` draws in.
+    public func marksNew(since earlier: Scene) -> [Bool] {
+        let old = Set(earlier.marks)
+        return marks.map { !old.contains($0) }
     }
 }

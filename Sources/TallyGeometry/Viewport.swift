@@ -1,5 +1,22 @@
-/// How a frame maps onto output pixels (SPEC §6, `--size`, `--width`, `--height`, `--scale`,
-/// `--padding`): pure arithmetic, shared by every backend so they all agree on size and detail.
+/// A rectangle in layout units.
+public struct Rect: Hashable, Sendable {
+    public var minX: Double
+    public var minY: Double
+    public var width: Double
+    public var height: Double
+    public init(minX: Double, minY: Double, width: Double, height: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.width = width
+        self.height = height
+    }
+    public var maxX: Double { minX + width }
+    public var maxY: Double { minY + height }
+}
+
+/// How layout units map onto output pixels (SPEC §6: `--size`, `--width`, `--height`, `--scale`,
+/// `--padding`, `--fit`): pure arithmetic shared by every backend, so they agree on the size,
+/// the placement and the level of detail.
 public struct Viewport: Hashable, Sendable {
     /// Which side of the image the user fixed.
     public enum Side: Hashable, Sendable {
@@ -11,19 +28,20 @@ public struct Viewport: Hashable, Sendable {
 
     /// The largest image side and area (SPEC §6), checked before anything is allocated.
     public static let maximumSide = 16_384.0
-    public static let maximumPixels = 64_000_000.0
+    public static let maximumPixels = 64.0 * 1024 * 1024
     public static let defaultSide = 256.0
 
-    /// The image size in pixels, padding included.
+    /// The image size in whole pixels, padding included.
     public let width: Double
     public let height: Double
-    /// Padding on every side, in pixels.
-    public let padding: Double
     /// How many pixels one layout unit spans; what the level of detail is decided from.
     public let pixelsPerUnit: Double
+    /// The part of the layout that fills the whole image (the content, the padding around it,
+    /// and any rounding of the image size, split evenly): the SVG `viewBox`.
+    public let visible: Rect
 
     public enum Problem: Error, Hashable, Sendable {
-        /// A size, scale or padding that is not a positive finite number.
+        /// A size, scale or padding that is not a finite number in range.
         case notPositive(String, Double)
         /// The padding leaves no room for the tally.
         case paddingTooLarge(Double)
@@ -34,15 +52,13 @@ public struct Viewport: Hashable, Sendable {
     }
 
     /// - Parameters:
-    ///   - content: the size of what is shown, in layout units (the frame, or the ink for `--fit content`).
+    ///   - content: what is shown, in layout units: the frame, or the ink for `--fit content`.
     ///   - side: the side the user fixed, before `scale`; padding is part of it.
     ///   - scale: multiplies every pixel length (2 for @2x assets).
     ///   - padding: pixels of empty margin on every side, before `scale`.
-    public init(content: (width: Double, height: Double), side: Side, scale: Double = 1, padding: Double = 0) throws(Problem) {
+    public init(content: Rect, side: Side, scale: Double = 1, padding: Double = 0) throws(Problem) {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
         guard padding.isFinite, padding >= 0 else { throw .notPositive("padding", padding) }
-        let contentWidth = max(content.width, 1e-9)
-        let contentHeight = max(content.height, 1e-9)
         let requested: Double
         switch side {
         case .longer(let value), .width(let value), .height(let value): requested = value
@@ -53,20 +69,27 @@ public struct Viewport: Hashable, Sendable {
         let pad = padding * scale
         guard 2 * pad < fixed else { throw .paddingTooLarge(padding) }
         let inner = fixed - 2 * pad
+        // An empty content (nothing to fit) still gets a square of the frame's smallest size.
+        let contentWidth = max(content.width, 1e-6)
+        let contentHeight = max(content.height, 1e-6)
         let pixelsPerUnit: Double
         switch side {
         case .longer: pixelsPerUnit = inner / max(contentWidth, contentHeight)
         case .width: pixelsPerUnit = inner / contentWidth
         case .height: pixelsPerUnit = inner / contentHeight
         }
-        let width = (contentWidth * pixelsPerUnit + 2 * pad).rounded()
-        let height = (contentHeight * pixelsPerUnit + 2 * pad).rounded()
+        let width = max((contentWidth * pixelsPerUnit + 2 * pad).rounded(), 1)
+        let height = max((contentHeight * pixelsPerUnit + 2 * pad).rounded(), 1)
         guard width <= Self.maximumSide else { throw .sideTooLarge(width) }
         guard height <= Self.maximumSide else { throw .sideTooLarge(height) }
         guard width * height <= Self.maximumPixels else { throw .tooManyPixels(width * height) }
-        self.width = max(width, 1)
-        self.height = max(height, 1)
-        self.padding = pad
+        self.width = width
+        self.height = height
         self.pixelsPerUnit = pixelsPerUnit
+        let visibleWidth = width / pixelsPerUnit
+        let visibleHeight = height / pixelsPerUnit
+        self.visible = Rect(minX: content.minX - (visibleWidth - contentWidth) / 2,
+                            minY: content.minY - (visibleHeight - contentHeight) / 2,
+                            width: visibleWidth, height: visibleHeight)
     }
 }

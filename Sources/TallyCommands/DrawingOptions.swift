@@ -1,0 +1,145 @@
+import ArgumentParser
+import TallyEncoding
+import TallyGeometry
+import TallyRender
+import TallyStyle
+
+extension Theme: ExpressibleByArgument {}
+
+extension Detail.Mode: ExpressibleByArgument {}
+extension RenderSettings.Fit: ExpressibleByArgument {}
+extension RenderSettings.Style: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+
+/// The options that decide how a tally looks, shared by `render`, `batch` and `gallery`.
+struct DrawingOptions: ParsableArguments {
+    /// The longer side of the image.
+    @Option(help: ArgumentHelp("The longer side of the image in pixels (default 256).", valueName: "px"))
+    var size: Double?
+
+    /// Or fix one side; the other follows the frame's aspect ratio.
+    @Option(help: ArgumentHelp("The width in pixels; the height follows the frame.", valueName: "px"))
+    var width: Double?
+
+    @Option(help: ArgumentHelp("The height in pixels; the width follows the frame.", valueName: "px"))
+    var height: Double?
+
+    /// A multiplier for every pixel length.
+    @Option(help: ArgumentHelp("Multiply every pixel length, e.g. 2 for @2x assets (default 1).", valueName: "f"))
+    var scale: Double = 1
+
+    /// Empty margin around the tally.
+    @Option(help: ArgumentHelp("Empty margin on every side, in pixels, inside the size (default 0).", valueName: "px"))
+    var padding: Double = 0
+
+    /// The palette.
+    @Option(help: ArgumentHelp("light, dark, or auto: both palettes, switched by the viewer's colour scheme (SVG; light elsewhere).", valueName: "theme"))
+    var theme: Theme = .light
+
+    /// Geometric or hand-drawn.
+    @Option(help: ArgumentHelp("clean: geometric strokes; ink: hand-drawn wobble, the same for the same --seed.", valueName: "style"))
+    var style: RenderSettings.Style = .clean
+
+    /// The seed of the ink wobble.
+    @Option(help: ArgumentHelp("The seed of the ink style's wobble (default 0).", valueName: "n"))
+    var seed: UInt64 = 0
+
+    /// Draw each mark in, in count order.
+    @Flag(help: "SVG: draw each mark in, in count order (about 3 s at most; off under reduced motion).")
+    var animate = false
+
+    /// Draw in only the marks new since this count.
+    @Option(name: .customLong("animate-from"), help: ArgumentHelp("SVG: draw in only the marks that are new since this count; implies --animate.", valueName: "m"))
+    var animateFrom: String?
+
+    /// What is behind the marks.
+    @Option(help: ArgumentHelp("none (transparent, the default), paper (the theme's paper colour) or a colour.", valueName: "color"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name.", valueName: "color"))
+    var ink: String?
+
+    @Option(help: ArgumentHelp("The colour of crosses and the ten-thousand diagonal (token c2).", valueName: "color"))
+    var c2: String?
+
+    @Option(help: ArgumentHelp("The colour of boxes (token c3).", valueName: "color"))
+    var c3: String?
+
+    @Option(help: ArgumentHelp("The colour of the slash, the fifth mark of a gate.", valueName: "color"))
+    var accent: String?
+
+    /// What the image is cropped to.
+    @Option(help: ArgumentHelp("frame: the whole frame, so counts in one frame share a size; content: crop to the ink.", valueName: "fit"))
+    var fit: RenderSettings.Fit = .frame
+
+    /// Level of detail.
+    @Option(help: ArgumentHelp("auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given.", valueName: "mode"))
+    var detail: Detail.Mode?
+
+    /// The accessible title.
+    @Option(help: ArgumentHelp("The accessible title, instead of \"137 tally marks\".", valueName: "text"))
+    var label: String?
+
+    func validate() throws {
+        if [size, width, height].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give only one of --size, --width and --height")
+        }
+    }
+
+    var sizeGiven: Bool { size != nil || width != nil || height != nil }
+
+    /// The colours, checked against the strict grammar; nothing the user typed is passed on.
+    func appearance() throws(CommandFailure) -> Appearance {
+        var overrides: [ColorToken: RGBA] = [:]
+        for (option, token, value) in [("--ink", ColorToken.c1, ink), ("--c2", .c2, c2), ("--c3", .c3, c3), ("--accent", .accent, accent)] {
+            guard let value else { continue }
+            guard let color = RGBA(parsing: value) else { throw .usage(Self.colorError(option, value)) }
+            overrides[token] = color
+        }
+        var backdrop = Background.none
+        if let background {
+            guard let parsed = Background(parsing: background) else { throw .usage(Self.colorError("--background", background, paper: true)) }
+            backdrop = parsed
+        }
+        return Appearance(theme: theme, overrides: overrides, background: backdrop)
+    }
+
+    static func colorError(_ option: String, _ value: String, paper: Bool = false) -> String {
+        "\(option) '\(Values.printable(value))' is not a colour; use #RGB, #RRGGBB, #RRGGBBAA, a CSS colour name\(paper ? ", paper" : "") or none"
+    }
+
+    /// The settings for a format, every value checked; nothing the user typed is passed on unchecked.
+    func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
+        let side: Viewport.Side? = width.map { .width($0) } ?? height.map { .height($0) } ?? size.map { .longer($0) }
+        let from = try animateFrom.map { text throws(CommandFailure) in try Values.count(text, what: "--animate-from") }
+        return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(),
+                              style: style, seed: seed, fit: fit, detail: detail, label: label,
+                              animate: animate, animateFrom: from)
+    }
+
+    /// The one-line message for a setting the renderer refused.
+    func failure(_ error: RenderError) -> CommandFailure {
+        let sideName = width != nil ? "--width" : height != nil ? "--height" : "--size"
+        let limit = "images are at most 16384 px a side and 64 megapixels"
+        switch error {
+        case .viewport(.notPositive(let what, let value)):
+            let option = what == "size" ? sideName : "--" + what
+            let number = value.isNaN ? "nan" : DecimalText.fixed(value)
+            return .usage("\(option) '\(number)' must be a positive number")
+        case .viewport(.paddingTooLarge(let value)):
+            return .usage("--padding '\(DecimalText.fixed(value))' leaves no room for the tally; it must be less than half the size")
+        case .viewport(.sideTooLarge(let value)):
+            return .usage("\(sideName) gives a side of \(DecimalText.fixed(value, digits: 0)) px; \(limit)")
+        case .viewport(.tooManyPixels(let value)):
+            return .usage("\(sideName) gives \(DecimalText.fixed(value, digits: 0)) pixels; \(limit)")
+        case .animationNeedsSVG(let format):
+            return .usage("--animate is for SVG output; the format is \(format.rawValue)")
+        case .animateFromBeyondCount(let from, let count):
+            return .usage("--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count")
+        case .formatUnavailable(let format):
+            return .usage("format '\(format.rawValue)' is not available in this build; use svg or json")
+        case .backend(let message):
+            return CommandFailure(.io, message)
+        }
+    }
+}

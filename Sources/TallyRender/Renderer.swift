@@ -1,0 +1,119 @@
+import TallyEncoding
+import TallyGeometry
+import TallyStyle
+import TallySVG
+
+/// The output formats of SPEC §5.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case svg, png, pdf, json
+
+    public var isBinary: Bool { self == .png || self == .pdf }
+
+    /// The format a path's extension names, if any.
+    public init?(pathExtension path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        self.init(rawValue: name[name.index(after: dot)...].lowercased())
+    }
+}
+
+/// Everything but the count that decides the bytes: size, look, motion and format.
+public struct RenderSettings: Hashable, Sendable {
+    public enum Style: String, CaseIterable, Sendable { case clean, ink }
+    public enum Fit: String, CaseIterable, Sendable { case frame, content }
+
+    public var format: OutputFormat
+    /// The side the caller fixed; nil: the default longer side of 256 px.
+    public var side: Viewport.Side?
+    public var scale: Double
+    public var padding: Double
+    public var appearance: Appearance
+    public var style: Style
+    public var seed: UInt64
+    public var fit: Fit
+    /// nil: automatic, except for JSON without a size, which is full (SPEC §6).
+    public var detail: Detail.Mode?
+    public var label: String?
+    /// Draw every mark in (`animate`), or only those new since a count (`animateFrom`).
+    public var animate: Bool
+    public var animateFrom: TallyCount?
+
+    public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double = 0,
+                appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit = .frame,
+                detail: Detail.Mode? = nil, label: String? = nil, animate: Bool = false, animateFrom: TallyCount? = nil) {
+        self.format = format
+        self.side = side
+        self.scale = scale
+        self.padding = padding
+        self.appearance = appearance
+        self.style = style
+        self.seed = seed
+        self.fit = fit
+        self.detail = detail
+        self.label = label
+        self.animate = animate
+        self.animateFrom = animateFrom
+    }
+}
+
+/// Why a count could not be rendered with some settings.
+public enum RenderError: Error, Hashable, Sendable {
+    case viewport(Viewport.Problem)
+    /// `--animate` with a format that cannot move.
+    case animationNeedsSVG(OutputFormat)
+    /// `--animate-from` beyond the count.
+    case animateFromBeyondCount(TallyCount, TallyCount)
+    /// A backend that this build does not have.
+    case formatUnavailable(OutputFormat)
+    /// A backend failed (Cairo's status, say), in its own words.
+    case backend(String)
+}
+
+/// count → scene → bytes. Every setting is checked, and every limit, before a mark is made.
+public enum Renderer {
+    /// The scene the settings draw for a count, with the viewport it is drawn into.
+    public static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (scene: Scene, viewport: Viewport, clean: Scene) {
+        let side = settings.side ?? .longer(Viewport.defaultSide)
+        let frameViewport = try viewport(Frame(for: count).rect, side, settings)
+        if (settings.animate || settings.animateFrom != nil) && settings.format != .svg {
+            throw .animationNeedsSVG(settings.format)
+        }
+        if let from = settings.animateFrom, from > count { throw .animateFromBeyondCount(from, count) }
+        let mode = settings.detail ?? (settings.format == .json && settings.side == nil ? .full : .automatic)
+        let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: frameViewport.pixelsPerUnit)
+        let clean = Scene(count: count, detail: detail)
+        let scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
+        var viewport = frameViewport
+        if settings.fit == .content, let ink = scene.inkBounds {
+            viewport = try self.viewport(ink, side, settings)
+        }
+        return (scene, viewport, clean)
+    }
+
+    public static func render(_ count: TallyCount, _ settings: RenderSettings, svgID: String = "tally") throws(RenderError) -> [UInt8] {
+        let (scene, viewport, clean) = try layout(count, settings)
+        switch settings.format {
+        case .json:
+            return Array(SceneJSON.encode(scene).utf8)
+        case .svg:
+            var animated: [Bool]?
+            if let from = settings.animateFrom {
+                animated = clean.marksNew(since: Scene(count: from, detail: clean.detail))
+            } else if settings.animate {
+                animated = Array(repeating: true, count: scene.marks.count)
+            }
+            let options = SVGOptions(appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
+            return SVGRenderer.render(scene, viewport: viewport, options: options)
+        case .png, .pdf:
+            throw .formatUnavailable(settings.format)
+        }
+    }
+
+    private static func viewport(_ content: Rect, _ side: Viewport.Side, _ settings: RenderSettings) throws(RenderError) -> Viewport {
+        do {
+            return try Viewport(content: content, side: side, scale: settings.scale, padding: settings.padding)
+        } catch {
+            throw .viewport(error)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import TallyEncoding
+import TallyGeometry
+import TallyStyle
+
+/// What an SVG carries besides the scene.
+public struct SVGOptions: Hashable, Sendable {
+    public var appearance: Appearance
+    /// Replaces the title ("137 tally marks"); the description stays.
+    public var label: String?
+    /// Which marks draw in (SPEC §4 `--animate`), one flag per mark; nil for a still image.
+    public var animated: [Bool]?
+    /// The id of the root element, the prefix of the other ids and the scope of the style rules,
+    /// so several tallies can share one HTML page. Letters, digits and `-` only.
+    public var id: String
+
+    public init(appearance: Appearance = Appearance(), label: String? = nil, animated: [Bool]? = nil, id: String = "tally") {
+        self.appearance = appearance
+        self.label = label
+        self.animated = animated
+        self.id = id
+    }
+}
+
+/// SPEC §5's SVG, in pure Swift: it draws the scene it is given and adds no geometry.
+///
+/// Compact by construction: one `<path>` a mark, whose colour and pen come from a class rule
+/// shared by every mark of the same kind (and unit, where a scene has several), so no style is
+/// repeated per element.
+public enum SVGRenderer {
+    public static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
+        let id = sanitizedID(options.id)
+        let digits = precision(for: viewport.visible)
+        var out = TextBuffer(capacity: 256 + scene.marks.count * 48)
+        let visible = viewport.visible
+
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\" width=\"")
+        out.append(viewport.width, digits: 0)
+        out.append("\" height=\"")
+        out.append(viewport.height, digits: 0)
+        out.append("\" viewBox=\"")
+        appendNumbers(&out, [visible.minX, visible.minY, visible.width, visible.height], digits: digits)
+        out.append("\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" data-count=\"")
+        out.append(integer: scene.count.value)
+        out.append("\">\n<title id=\"\(id)-title\">")
+        out.append(XMLText.escaped(options.label ?? Words.title(for: scene.count)))
+        out.append("</title>\n<desc id=\"\(id)-desc\">")
+        out.append(XMLText.escaped(Words.description(for: scene.count)))
+        out.append("</desc>\n")
+
+        let classes = MarkClasses(scene.marks)
+        let varyingWidth = classes.hasVaryingWidths
+        let timings = options.animated.map { Motion.timings(for: scene.marks, animated: $0) }
+        out.append("<style>")
+        appendStyle(&out, id: id, classes: classes, appearance: options.appearance, digits: digits,
+                    animated: timings?.contains { $0 != nil } ?? false)
+        out.append("</style>\n")
+
+        if options.appearance.background != .none {
+            out.append("<rect class=\"bg\" x=\"")
+            out.append(visible.minX, digits: digits, leadingZero: false)
+            out.append("\" y=\"")
+            out.append(visible.minY, digits: digits, leadingZero: false)
+            out.append("\" width=\"")
+            out.append(visible.width, digits: digits, leadingZero: false)
+            out.append("\" height=\"")
+            out.append(visible.height, digits: digits, leadingZero: false)
+            out.append("\"/>\n")
+        }
+
+        for (index, mark) in scene.marks.enumerated() {
+            out.append("<path class=\"")
+            out.append(classes.name(of: mark))
+            let timing = timings?[index] ?? nil
+            if timing != nil { out.append(" a") }
+            out.append("\"")
+            if varyingWidth {
+                out.append(" stroke-width=\"")
+                out.append(mark.width, digits: digits, leadingZero: false)
+                out.append("\"")
+            }
+            if let timing {
+                out.append(" pathLength=\"1\" style=\"animation-delay:")
+                out.append(timing.delay, digits: 3, leadingZero: false)
+                out.append("s")
+                if timing.duration != Motion.duration(of: .stroke) {
+                    out.append(";animation-duration:")
+                    out.append(timing.duration, digits: 3, leadingZero: false)
+                    out.append("s")
+                }
+                out.append("\"")
+            }
+            out.append(" d=\"")
+            appendPath(&out, mark.segments, digits: digits)
+            out.append("\"/>\n")
+        }
+        out.append("</svg>\n")
+        return out.bytes
+    }
+
+    /// Decimals enough for a fraction of a pixel at the largest sizes (the last digit at most a
+    /// hundred-thousandth of the visible side), and no more.
+    static func precision(for visible: Rect) -> Int {
+        let side = max(visible.width, visible.height)
+        var digits = 3
+        var threshold = 1_000.0
+        while digits > 0 && side >= threshold {
+            digits -= 1
+            threshold *= 10
+        }
+        return digits
+    }
+
+    private static func sanitizedID(_ id: String) -> String {
+        let kept = id.unicodeScalars.filter { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" }
+        let text = String(String.UnicodeScalarView(kept))
+        return text.isEmpty || !(text.unicodeScalars.first!.properties.isAlphabetic) ? "tally" + text : text
+    }
+
+    private static func appendNumbers(_ out: inout TextBuffer, _ numbers: [Double], digits: Int) {
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { out.append(byte: UInt8(ascii: " ")) }
+            out.append(number, digits: digits, leadingZero: false)
+        }
+    }
+
+    /// Path data: connected segments continue a subpath; a side that returns to the subpath's
+    /// start closes it with `Z`; axis-parallel sides use `H` and `V`; bows are quadratic curves.
+    private static func appendPath(_ out: inout TextBuffer, _ segments: [Segment], digits: Int) {
+        var current: Point?
+        var subpathStart = Point(0, 0)
+        for segment in segments {
+            if current != segment.start {
+                out.append(byte: UInt8(ascii: "M"))
+                appendNumbers(&out, [segment.start.x, segment.start.y], digits: digits)
+                subpathStart = segment.start
+            }
+            if let control = segment.control {
+                out.append(byte: UInt8(ascii: "Q"))
+                appendNumbers(&out, [control.x, control.y, segment.end.x, segment.end.y], digits: digits)
+            } else if segment.end == subpathStart {
+                out.append(byte: UInt8(ascii: "Z"))
+            } else if segment.end.y == segment.start.y {
+                out.append(byte: UInt8(ascii: "H"))
+                out.append(segment.end.x, digits: digits, leadingZero: false)
+            } else if segment.end.x == segment.start.x {
+                out.append(byte: UInt8(ascii: "V"))
+                out.append(segment.end.y, digits: digits, leadingZero: false)
+            } else {
+                out.append(byte: UInt8(ascii: "L"))
+                appendNumbers(&out, [segment.end.x, segment.end.y], digits: digits)
+            }
+            current = segment.end
+        }
+    }
+
+    private static func appendStyle(_ out: inout TextBuffer, id: String, classes: MarkClasses, appearance: Appearance,
+                                    digits: Int, animated: Bool) {
+        let scope = "#\(id) "
+        out.append("\(scope)path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
+        func appendColors(dark: Bool) {
+            let palette = appearance.palette(dark: dark)
+            for rule in classes.rules {
+                out.append(scope + rule.selector + "{stroke:" + palette[rule.color].css)
+                if !dark, let width = rule.width {
+                    out.append(";stroke-width:")
+                    out.append(width, digits: digits, leadingZero: false)
+                }
+                out.append("}")
+            }
+            if let background = appearance.backgroundColor(dark: dark) {
+                out.append("\(scope).bg{fill:\(background.css)}")
+            }
+        }
+        appendColors(dark: appearance.theme == .dark)
+        if appearance.theme == .auto {
+            out.append("@media (prefers-color-scheme:dark){")
+            appendColors(dark: true)
+            out.append("}")
+        }
+        if animated {
+            // Reduced motion, or a renderer without CSS animation, shows the final marks at once.
+            out.append("@media (prefers-reduced-motion:no-preference){\(scope).a{stroke-dasharray:1 2;animation:\(id)-draw .28s ease-out both}@keyframes \(id)-draw{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
+        }
+    }
+}
+
+/// The class of each mark: its kind (SPEC §5), and `u<unit>` where marks of one kind have
+/// several units in the scene, each class with its colour token and pen width.
+struct MarkClasses {
+    struct Rule {
+        var selector: String
+        var color: ColorToken
+        /// nil where pens vary mark by mark (the ink style) and each path carries its own.
+        var width: Double?
+    }
+
+    private(set) var rules: [Rule] = []
+    private var needsUnit: Set<MarkKind> = []
+    let hasVaryingWidths: Bool
+
+    init(_ marks: [Mark]) {
+        var units: [MarkKind: [UInt64]] = [:]
+        var first: [String: Mark] = [:]
+        var varying = false
+        for mark in marks {
+            if !(units[mark.kind]?.contains(mark.unit) ?? false) { units[mark.kind, default: []].append(mark.unit) }
+            let key = "\(mark.kind.rawValue) \(mark.unit)"
+            if let seen = first[key] {
+                if seen.width != mark.width { varying = true }
+            } else {
+                first[key] = mark
+            }
+        }
+        hasVaryingWidths = varying
+        needsUnit = Set(units.filter { $0.value.count > 1 }.keys)
+        // A fixed order (kinds as declared, units ascending) keeps the bytes deterministic.
+        for kind in MarkKind.allCases {
+            for unit in (units[kind] ?? []).sorted() {
+                let mark = first["\(kind.rawValue) \(unit)"]!
+                let selector = needsUnit.contains(kind) ? ".\(kind.rawValue).u\(unit)" : ".\(kind.rawValue)"
+                rules.append(Rule(selector: selector, color: mark.color, width: varying ? nil : mark.width))
+            }
+        }
+    }
+
+    func name(of mark: Mark) -> String {
+        needsUnit.contains(mark.kind) ? "\(mark.kind.rawValue) u\(mark.unit)" : mark.kind.rawValue
+    }
+}

@@ -1,0 +1,71 @@
+/// An sRGB colour with alpha, 8 bits a channel. User colours are parsed into this and written
+/// out again from it, so no user text ever reaches an output.
+public struct RGBA: Hashable, Sendable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public init(hex: UInt32, alpha: UInt8 = 255) {
+        self.init(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF), alpha: alpha)
+    }
+
+    public static let clear = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
+
+    public var isClear: Bool { alpha == 0 }
+
+    /// `#rrggbb`, or `#rrggbbaa` when not opaque; `none` when fully clear.
+    public var css: String {
+        if isClear { return "none" }
+        let channels = alpha == 255 ? [red, green, blue] : [red, green, blue, alpha]
+        return "#" + channels.map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+        }.joined()
+    }
+
+    /// Channels from 0 to 1, for Cairo.
+    public var unitComponents: (red: Double, green: Double, blue: Double, alpha: Double) {
+        (Double(red) / 255, Double(green) / 255, Double(blue) / 255, Double(alpha) / 255)
+    }
+
+    /// The strict grammar of the colour options: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, a CSS named
+    /// colour (any letter case) or `none`/`transparent`. Anything else is `nil`.
+    public init?(parsing text: String) {
+        let lower = text.lowercased()
+        if lower == "none" || lower == "transparent" {
+            self = .clear
+            return
+        }
+        if let named = NamedColors.table[lower] {
+            self.init(hex: named)
+            return
+        }
+        guard lower.hasPrefix("#") else { return nil }
+        let digits = lower.dropFirst().utf8.map { byte -> UInt8? in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        guard digits.allSatisfy({ $0 != nil }) else { return nil }
+        let values = digits.map { $0! }
+        switch values.count {
+        case 3:
+            self.init(red: values[0] * 17, green: values[1] * 17, blue: values[2] * 17)
+        case 6, 8:
+            let bytes = stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] }
+            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import TallyGeometry
+
+/// SPEC §3: the colour tokens of the design system, light and dark.
+public struct Palette: Hashable, Sendable {
+    public var paper: RGBA
+    public var c1: RGBA
+    public var c2: RGBA
+    public var c3: RGBA
+    public var accent: RGBA
+
+    public static let light = Palette(paper: RGBA(hex: 0xFAFAF7), c1: RGBA(hex: 0x262629), c2: RGBA(hex: 0x59595E),
+                                      c3: RGBA(hex: 0x8C8C91), accent: RGBA(hex: 0xD94033))
+    public static let dark = Palette(paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xB8B8BA),
+                                     c3: RGBA(hex: 0x858587), accent: RGBA(hex: 0xF2594D))
+
+    public subscript(token: ColorToken) -> RGBA {
+        get {
+            switch token {
+            case .c1: c1
+            case .c2: c2
+            case .c3: c3
+            case .accent: accent
+            }
+        }
+        set {
+            switch token {
+            case .c1: c1 = newValue
+            case .c2: c2 = newValue
+            case .c3: c3 = newValue
+            case .accent: accent = newValue
+            }
+        }
+    }
+}
+
+/// Which palette: SPEC §3's `--theme`.
+public enum Theme: String, CaseIterable, Sendable {
+    case light, dark
+    /// Both palettes, switched by `prefers-color-scheme` (SVG); light elsewhere.
+    case auto
+}
+
+/// What is behind the marks.
+public enum Background: Hashable, Sendable {
+    /// Transparent (the default).
+    case none
+    /// The theme's paper colour (switches with the theme under `auto`).
+    case paper
+    case color(RGBA)
+
+    /// `none`, `paper` or any colour of `RGBA(parsing:)`.
+    public init?(parsing text: String) {
+        if text.lowercased() == "paper" {
+            self = .paper
+        } else if let color = RGBA(parsing: text) {
+            self = color.isClear ? .none : .color(color)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// How the marks are coloured: a theme, the user's overrides and a background.
+public struct Appearance: Hashable, Sendable {
+    public var theme: Theme
+    /// Colours the user set with `--ink`, `--c2`, `--c3`, `--accent`; they win over both palettes.
+    public var overrides: [ColorToken: RGBA]
+    public var background: Background
+
+    public init(theme: Theme = .light, overrides: [ColorToken: RGBA] = [:], background: Background = .none) {
+        self.theme = theme
+        self.overrides = overrides
+        self.background = background
+    }
+
+    /// The palette for the theme with the overrides applied; `auto` gives the light one, as
+    /// renderers that ignore media queries do.
+    public var palette: Palette { palette(dark: theme == .dark) }
+
+    public func palette(dark: Bool) -> Palette {
+        var palette = dark ? Palette.dark : Palette.light
+        for (token, color) in overrides { palette[token] = color }
+        return palette
+    }
+
+    /// The background colour of the chosen palette, or nil for transparent.
+    public func backgroundColor(dark: Bool) -> RGBA? {
+        switch background {
+        case .none: nil
+        case .paper: palette(dark: dark).paper
+        case .color(let color): color
+        }
+    }
+}
