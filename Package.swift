@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/google/swift-benchmark", from: "0.1.2"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
     ],
     targets: [
         .target(name: "TallyGeometry"),
@@ -55,9 +56,19 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Helpers for the tests that run the built `tally` and other programs.
+        .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
+        .testTarget(
+            name: "TallySVGTests",
+            dependencies: [
+                "TallyGeometry", "TallyStyle", "TallySVG", "TallyRender", "TallyTestSupport", "tally",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "TallyCommandTests",
-            dependencies: ["tally", "TallyGeometry", "TallyEncoding"]
+            dependencies: ["tally", "TallyGeometry", "TallyEncoding", "TallyTestSupport"]
         ),
     ]
 )

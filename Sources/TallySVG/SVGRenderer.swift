@@ -157,11 +157,12 @@ public enum SVGRenderer {
                                     digits: Int, animated: Bool) {
         let scope = "#\(id) "
         out.append("\(scope)path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
-        func appendColors(dark: Bool) {
+        // The first palette carries the pens; the dark override under `auto` only recolours.
+        func appendColors(dark: Bool, withPens: Bool) {
             let palette = appearance.palette(dark: dark)
             for rule in classes.rules {
                 out.append(scope + rule.selector + "{stroke:" + palette[rule.color].css)
-                if !dark, let width = rule.width {
+                if withPens, let width = rule.width {
                     out.append(";stroke-width:")
                     out.append(width, digits: digits, leadingZero: false)
                 }
@@ -171,10 +172,10 @@ public enum SVGRenderer {
                 out.append("\(scope).bg{fill:\(background.css)}")
             }
         }
-        appendColors(dark: appearance.theme == .dark)
+        appendColors(dark: appearance.theme == .dark, withPens: true)
         if appearance.theme == .auto {
             out.append("@media (prefers-color-scheme:dark){")
-            appendColors(dark: true)
+            appendColors(dark: true, withPens: false)
             out.append("}")
         }
         if animated {

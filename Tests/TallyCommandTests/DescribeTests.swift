@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyTestSupport
 
 @Suite struct DescribeTests {
     @Test func describesInWords() throws {

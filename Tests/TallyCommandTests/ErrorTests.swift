@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyTestSupport
 
 /// SPEC §6: one line on stderr naming the value and what is allowed; exit 64, 73 or 74.
 @Suite struct ErrorTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyTestSupport
 import TallyEncoding
 import TallyGeometry
 

@@ -2,16 +2,16 @@ import Foundation
 import Testing
 
 /// Runs the built `tally` executable, as a user would, and captures what it prints.
-struct TallyRun {
-    let status: Int32
-    let stdout: Data
-    let stderr: String
-    var text: String { String(decoding: stdout, as: UTF8.self) }
+public struct TallyRun: Sendable {
+    public let status: Int32
+    public let stdout: Data
+    public let stderr: String
+    public var text: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-enum TallyProcess {
-    /// The products folder: the test bundle sits beside the `tally` executable it depends on.
-    static let executable: URL = {
+public enum TallyProcess {
+    /// The built `tally`: the test bundle sits beside the executable its target depends on.
+    public static let executable: URL = {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
@@ -26,10 +26,10 @@ enum TallyProcess {
         return packageRoot.appendingPathComponent(".build/debug/tally")
     }()
 
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil) throws -> TallyRun {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil) throws -> TallyRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -57,7 +57,7 @@ enum TallyProcess {
     }
 
     /// A fresh empty folder for a test's files.
-    static func temporaryDirectory() throws -> URL {
+    public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tally-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -65,11 +65,45 @@ enum TallyProcess {
 }
 
 /// The one-line error of SPEC §6.
-func expectOneLineError(_ run: TallyRun, status: Int32, mentioning needle: String, sourceLocation: SourceLocation = #_sourceLocation) {
+public func expectOneLineError(_ run: TallyRun, status: Int32, mentioning needle: String, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(run.status == status, "exit status", sourceLocation: sourceLocation)
     let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
     #expect(lines.count == 1, "stderr: \(run.stderr)", sourceLocation: sourceLocation)
     #expect(run.stderr.hasPrefix("tally: error: "), "stderr: \(run.stderr)", sourceLocation: sourceLocation)
     #expect(run.stderr.contains(needle), "stderr: \(run.stderr)", sourceLocation: sourceLocation)
     #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+}
+
+/// A program on PATH, or nil; tests that need one skip with a printed reason when it is missing.
+public func installedProgram(_ name: String) -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+        let url = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return nil
+}
+
+/// Runs any program and returns its exit status and output.
+public func runProgram(_ url: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> TallyRun {
+    let process = Process()
+    process.executableURL = url
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    final class Collected: @unchecked Sendable { var data = Data() }
+    let errors = Collected()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { errors.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    timer.cancel()
+    return TallyRun(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
 }

@@ -1,0 +1,141 @@
+import Foundation
+import PropertyBased
+import Testing
+import TallyGeometry
+import TallyRender
+import TallyStyle
+@testable import TallySVG
+
+func render(_ count: UInt64, _ settings: RenderSettings = RenderSettings()) throws -> Data {
+    Data(try Renderer.render(TallyCount(exactly: count)!, settings))
+}
+
+func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLElement {
+    switch XMLElement.parse(data) {
+    case .success(let root): return root
+    case .failure(let error):
+        Issue.record("not well-formed XML: \(error)\n\(String(decoding: data.prefix(400), as: UTF8.self))", sourceLocation: sourceLocation)
+        throw error
+    }
+}
+
+@Suite struct SVGStructureTests {
+    /// SPEC §5: xmlns, viewBox, width, height, role, title, desc, data-count, a class per kind,
+    /// and one element per mark.
+    private func checkStructure(_ count: UInt64, _ settings: RenderSettings) throws {
+        let data = try render(count, settings)
+        let root = try parsed(data)
+        let (scene, viewport, _) = try Renderer.layout(TallyCount(exactly: count)!, settings)
+        #expect(root.name == "svg")
+        #expect(root.attributes["xmlns"] == "http://www.w3.org/2000/svg")
+        #expect(root.attributes["role"] == "img")
+        #expect(root.attributes["data-count"] == String(count))
+        #expect(root.attributes["width"] == String(Int(viewport.width)))
+        #expect(root.attributes["height"] == String(Int(viewport.height)))
+        let viewBox = (root.attributes["viewBox"] ?? "").split(separator: " ").compactMap { Double($0) }
+        #expect(viewBox.count == 4 && viewBox[2] > 0 && viewBox[3] > 0)
+        #expect(root.first("title")?.text == (settings.label ?? Words.title(for: scene.count)))
+        #expect(root.first("desc")?.text == Words.description(for: scene.count))
+        let paths = root.descendants.filter { $0.name == "path" }
+        #expect(paths.count == scene.marks.count, "count \(count)")
+        // The class counts in the SVG equal the mark counts of the scene.
+        for kind in MarkKind.allCases {
+            let inSVG = paths.filter { ($0.attributes["class"] ?? "").split(separator: " ").contains(Substring(kind.rawValue)) }.count
+            #expect(inSVG == scene.marks.filter { $0.kind == kind }.count, "\(kind) of \(count)")
+        }
+        #expect(paths.allSatisfy { !($0.attributes["d"] ?? "").isEmpty })
+    }
+
+    @Test func thousandsOfCountsAreWellFormed() throws {
+        for count in UInt64(0)...2_600 { try checkStructure(count, RenderSettings(detail: .full)) }
+        for count in stride(from: UInt64(2_600), through: 10_001, by: 7) { try checkStructure(count, RenderSettings()) }
+    }
+
+    @Test func largeCountsAndEveryVariantAreWellFormed() async {
+        let variants: [RenderSettings] = [
+            RenderSettings(), RenderSettings(detail: .full),
+            RenderSettings(appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 9),
+            RenderSettings(appearance: Appearance(theme: .auto, background: .paper), fit: .content, animate: true),
+            RenderSettings(side: .width(1000), padding: 12, label: "Days <sober> & \"counting\""),
+        ]
+        await propertyCheck(count: 200, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+                            Gen<Int>.value(in: 0...4)) { digits, raw, variant in
+            let count = min(raw % (0..<digits).reduce(UInt64(1)) { value, _ in value * 10 }, UInt64(Int64.max))
+            try checkStructure(count, variants[variant])
+        }
+    }
+
+    @Test func sameArgumentsSameBytes() throws {
+        let settings = RenderSettings(appearance: Appearance(theme: .auto), style: .ink, seed: 42, animate: true)
+        #expect(try render(12_345, settings) == render(12_345, settings))
+    }
+
+    @Test func themesCarryTheirPalettes() throws {
+        let light = String(decoding: try render(7), as: UTF8.self)
+        let dark = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .dark))), as: UTF8.self)
+        let auto = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .auto))), as: UTF8.self)
+        #expect(light.contains("#262629") && !light.contains("#ebebed"))
+        #expect(dark.contains("#ebebed") && !dark.contains("#262629"))
+        #expect(auto.contains("#262629") && auto.contains("@media (prefers-color-scheme:dark){") && auto.contains("#ebebed"))
+        // The light palette comes first, so renderers that ignore media queries get it.
+        #expect(auto.range(of: "#262629")!.lowerBound < auto.range(of: "#ebebed")!.lowerBound)
+    }
+
+    @Test func colourOverridesAreNormalised() throws {
+        let settings = RenderSettings(appearance: Appearance(overrides: [.c1: RGBA(parsing: "RebeccaPurple")!, .accent: RGBA(parsing: "#abc")!],
+                                                             background: Background(parsing: "#11223380")!))
+        let text = String(decoding: try render(7, settings), as: UTF8.self)
+        #expect(text.contains("stroke:#663399"))
+        #expect(text.contains("stroke:#aabbcc"))
+        #expect(text.contains("fill:#11223380"))
+    }
+
+    @Test func paddingAndScaleSetThePixelSizeNotTheViewBoxUnits() throws {
+        let root = try parsed(try render(25, RenderSettings(side: .longer(100), scale: 2, padding: 10)))
+        #expect(root.attributes["width"] == "200" && root.attributes["height"] == "200")
+        let viewBox = root.attributes["viewBox"]!.split(separator: " ").map { Double($0)! }
+        // 30 layout units fill 160 px; 20 px of padding on each side is 3.75 units.
+        #expect(abs(viewBox[0] + 3.75) < 0.01 && abs(viewBox[2] - 37.5) < 0.01)
+    }
+
+    @Test func fitContentCropsToTheInk() throws {
+        let frame = try parsed(try render(1, RenderSettings(side: .height(100))))
+        let content = try parsed(try render(1, RenderSettings(side: .height(100), fit: .content)))
+        #expect(frame.attributes["width"] == "100")
+        // One stroke is tall and thin.
+        #expect(Int(content.attributes["width"]!)! < 20)
+    }
+
+    @Test func theEmptyTallyIsAnEmptyFrame() throws {
+        let root = try parsed(try render(0))
+        #expect(root.descendants.filter { $0.name == "path" }.isEmpty)
+        #expect(root.first("title")?.text == "No tally marks")
+        #expect(root.attributes["width"] == "256")
+    }
+
+    @Test func numbersAreFixedPrecisionWithDots() throws {
+        let root = try parsed(try render(UInt64(Int64.max), RenderSettings(detail: .full)))
+        for path in root.descendants where path.name == "path" {
+            let d = path.attributes["d"] ?? ""
+            #expect(d.allSatisfy { "MLHVQZ0123456789.- ".contains($0) }, "\(d)")
+        }
+        let small = String(decoding: try render(24, RenderSettings(style: .ink)), as: UTF8.self)
+        let decimals = small.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { token -> Int? in
+            guard let dot = token.firstIndex(of: ".") else { return nil }
+            return token.distance(from: dot, to: token.endIndex) - 1
+        }
+        #expect(decimals.max()! <= 3)
+    }
+}
+
+@Suite struct SVGThemeTests {
+    /// Every theme draws the same pens; only colours change.
+    @Test(arguments: [Theme.light, .dark, .auto])
+    func everyThemeSetsThePens(_ theme: Theme) throws {
+        let text = String(decoding: try render(10_000, RenderSettings(appearance: Appearance(theme: theme))), as: UTF8.self)
+        for selector in [".box{", ".line{", ".diagonal{"] {
+            let rule = text.components(separatedBy: selector)[1].prefix { $0 != "}" }
+            #expect(rule.contains("stroke-width:"), "\(theme): \(selector)\(rule)")
+        }
+    }
+}
