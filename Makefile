@@ -3,7 +3,7 @@
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test bench clean
+.PHONY: all deps test-deps build demo test snapshots bench clean
 
 all: build
 
@@ -16,16 +16,25 @@ test-deps:
 build: deps
 	$(SWIFT) build --product tally
 
-# Renders an example into out/demo and describes it.
+# Renders examples into out/demo and describes one.
 demo: build
 	@mkdir -p out/demo
+	$(TALLY) render 1234 --size 512 --theme auto -o out/demo/tally-1234.svg
+	$(TALLY) render 99 --size 256 --style ink -o out/demo/tally-99-ink.svg
 	$(TALLY) render 137 -o out/demo/tally-137.json
-	@$(TALLY) describe 137
-	@echo "wrote out/demo/tally-137.json"
+	@$(TALLY) describe 1234
+	@echo "wrote out/demo/tally-1234.svg, out/demo/tally-99-ink.svg and out/demo/tally-137.json"
 
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Records the reference outputs under Snapshots/ anew. A normal test run never records: a
+# missing or different reference fails it. Look at every changed file before committing.
+snapshots: test-deps
+	$(SWIFT) build --build-tests
+	-SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build --filter Golden >/dev/null
+	$(SWIFT) test --skip-build --filter Golden
 
 # Speed goals (not timed tests): a release build of the benchmarks.
 bench: deps
