@@ -6,6 +6,8 @@ import PackageDescription
 //   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
 //   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
 //   TallySVG       the SVG backend, pure Swift
+//   CCairo         the system Cairo library (libcairo2-dev / brew cairo)
+//   TallyCairo     the PNG and PDF backends, through Cairo
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   tally          the executable: a thin entry point over TallyCommands
@@ -18,6 +20,7 @@ let package = Package(
         .library(name: "TallyEncoding", targets: ["TallyEncoding"]),
         .library(name: "TallyStyle", targets: ["TallyStyle"]),
         .library(name: "TallySVG", targets: ["TallySVG"]),
+        .library(name: "TallyCairo", targets: ["TallyCairo"]),
         .library(name: "TallyRender", targets: ["TallyRender"]),
     ],
     dependencies: [
@@ -31,7 +34,14 @@ let package = Package(
         .target(name: "TallyEncoding", dependencies: ["TallyGeometry"]),
         .target(name: "TallyStyle", dependencies: ["TallyGeometry"]),
         .target(name: "TallySVG", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle"]),
-        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG"]),
+        // Cairo from the system: `make` installs libcairo2-dev (apt) or cairo (brew) when missing.
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
+        ),
+        .target(name: "TallyCairo", dependencies: ["CCairo", "TallyGeometry", "TallyStyle"]),
+        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"]),
         .target(
             name: "TallyCommands",
             dependencies: [
@@ -65,6 +75,10 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "TallyCairoTests",
+            dependencies: ["CCairo", "TallyCairo", "TallyGeometry", "TallyStyle", "TallyRender", "TallyTestSupport", "tally"]
         ),
         .testTarget(
             name: "TallyCommandTests",

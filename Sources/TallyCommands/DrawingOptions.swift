@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TallyEncoding
 import TallyGeometry
 import TallyRender
@@ -114,7 +115,16 @@ struct DrawingOptions: ParsableArguments {
         let from = try animateFrom.map { text throws(CommandFailure) in try Values.count(text, what: "--animate-from") }
         return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(),
                               style: style, seed: seed, fit: fit, detail: detail, label: label,
-                              animate: animate, animateFrom: from)
+                              animate: animate, animateFrom: from, documentDate: try Self.documentDate())
+    }
+
+    /// SPEC §5: PDF dates come from `SOURCE_DATE_EPOCH` when it is set, else a fixed date.
+    static func documentDate() throws(CommandFailure) -> Int64 {
+        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return 0 }
+        guard let seconds = Int64(text), seconds >= 0, seconds <= 253_402_300_799 else {
+            throw .usage("SOURCE_DATE_EPOCH '\(Values.printable(text))' is not a number of seconds from 0 to 253402300799")
+        }
+        return seconds
     }
 
     /// The one-line message for a setting the renderer refused.
@@ -137,7 +147,7 @@ struct DrawingOptions: ParsableArguments {
         case .animateFromBeyondCount(let from, let count):
             return .usage("--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count")
         case .formatUnavailable(let format):
-            return .usage("format '\(format.rawValue)' is not available in this build; use svg or json")
+            return .usage("format '\(format.rawValue)' is not available in this build")
         case .backend(let message):
             return CommandFailure(.io, message)
         }

@@ -28,7 +28,7 @@ public struct Viewport: Hashable, Sendable {
 
     /// The largest image side and area (SPEC §6), checked before anything is allocated.
     public static let maximumSide = 16_384.0
-    public static let maximumPixels = 64.0 * 1024 * 1024
+    public static let maximumPixels = 64_000_000.0
     public static let defaultSide = 256.0
 
     /// The image size in whole pixels, padding included.

@@ -1,3 +1,4 @@
+import TallyCairo
 import TallyEncoding
 import TallyGeometry
 import TallyStyle
@@ -37,10 +38,13 @@ public struct RenderSettings: Hashable, Sendable {
     /// Draw every mark in (`animate`), or only those new since a count (`animateFrom`).
     public var animate: Bool
     public var animateFrom: TallyCount?
+    /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
+    public var documentDate: Int64
 
     public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double = 0,
                 appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit = .frame,
-                detail: Detail.Mode? = nil, label: String? = nil, animate: Bool = false, animateFrom: TallyCount? = nil) {
+                detail: Detail.Mode? = nil, label: String? = nil, animate: Bool = false, animateFrom: TallyCount? = nil,
+                documentDate: Int64 = 0) {
         self.format = format
         self.side = side
         self.scale = scale
@@ -53,6 +57,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.label = label
         self.animate = animate
         self.animateFrom = animateFrom
+        self.documentDate = documentDate
     }
 }
 
@@ -105,7 +110,15 @@ public enum Renderer {
             let options = SVGOptions(appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
             return SVGRenderer.render(scene, viewport: viewport, options: options)
         case .png, .pdf:
-            throw .formatUnavailable(settings.format)
+            let options = CairoOptions(appearance: settings.appearance, title: settings.label ?? Words.title(for: count),
+                                       description: Words.description(for: count), documentDate: settings.documentDate)
+            do {
+                return settings.format == .png
+                    ? try CairoRenderer.png(scene, viewport: viewport, options: options)
+                    : try CairoRenderer.pdf(scene, viewport: viewport, options: options)
+            } catch {
+                throw .backend(error.description)
+            }
         }
     }
 

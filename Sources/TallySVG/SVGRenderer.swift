@@ -90,7 +90,7 @@ public enum SVGRenderer {
                 out.append("\"")
             }
             out.append(" d=\"")
-            appendPath(&out, mark.segments, digits: digits)
+            appendPath(&out, mark, digits: digits)
             out.append("\"/>\n")
         }
         out.append("</svg>\n")
@@ -123,33 +123,34 @@ public enum SVGRenderer {
         }
     }
 
-    /// Path data: connected segments continue a subpath; a side that returns to the subpath's
-    /// start closes it with `Z`; axis-parallel sides use `H` and `V`; bows are quadratic curves.
-    private static func appendPath(_ out: inout TextBuffer, _ segments: [Segment], digits: Int) {
-        var current: Point?
-        var subpathStart = Point(0, 0)
-        for segment in segments {
-            if current != segment.start {
+    /// Path data for the core's path: axis-parallel lines use `H` and `V`, bows `Q`.
+    private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int) {
+        var current = Point(0, 0)
+        for element in mark.path {
+            switch element {
+            case .move(let point):
                 out.append(byte: UInt8(ascii: "M"))
-                appendNumbers(&out, [segment.start.x, segment.start.y], digits: digits)
-                subpathStart = segment.start
-            }
-            if let control = segment.control {
-                out.append(byte: UInt8(ascii: "Q"))
-                appendNumbers(&out, [control.x, control.y, segment.end.x, segment.end.y], digits: digits)
-            } else if segment.end == subpathStart {
-                out.append(byte: UInt8(ascii: "Z"))
-            } else if segment.end.y == segment.start.y {
+                appendNumbers(&out, [point.x, point.y], digits: digits)
+                current = point
+            case .line(let point) where point.y == current.y:
                 out.append(byte: UInt8(ascii: "H"))
-                out.append(segment.end.x, digits: digits, leadingZero: false)
-            } else if segment.end.x == segment.start.x {
+                out.append(point.x, digits: digits, leadingZero: false)
+                current = point
+            case .line(let point) where point.x == current.x:
                 out.append(byte: UInt8(ascii: "V"))
-                out.append(segment.end.y, digits: digits, leadingZero: false)
-            } else {
+                out.append(point.y, digits: digits, leadingZero: false)
+                current = point
+            case .line(let point):
                 out.append(byte: UInt8(ascii: "L"))
-                appendNumbers(&out, [segment.end.x, segment.end.y], digits: digits)
+                appendNumbers(&out, [point.x, point.y], digits: digits)
+                current = point
+            case .quadratic(let control, let end):
+                out.append(byte: UInt8(ascii: "Q"))
+                appendNumbers(&out, [control.x, control.y, end.x, end.y], digits: digits)
+                current = end
+            case .close:
+                out.append(byte: UInt8(ascii: "Z"))
             }
-            current = segment.end
         }
     }
 

@@ -1,0 +1,3 @@
+// Cairo's image, PNG and PDF interfaces, for the TallyCairo backend.
+#include <cairo.h>
+#include <cairo-pdf.h>

@@ -1,0 +1,160 @@
+import CCairo
+import TallyGeometry
+import TallyStyle
+
+/// What a PNG or PDF carries besides the scene.
+public struct CairoOptions: Hashable, Sendable {
+    public var appearance: Appearance
+    /// The accessible title ("137 tally marks", or the user's label) and the structure in words.
+    public var title: String
+    public var description: String
+    /// The PDF's creation and modification date, as seconds since 1970 (SPEC §5: from
+    /// `SOURCE_DATE_EPOCH`, else fixed), so the bytes stay the same from run to run.
+    public var documentDate: Int64
+
+    public init(appearance: Appearance = Appearance(), title: String, description: String, documentDate: Int64 = 0) {
+        self.appearance = appearance
+        self.title = title
+        self.description = description
+        self.documentDate = documentDate
+    }
+}
+
+/// A Cairo status other than success, in Cairo's own words.
+public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ status: cairo_status_t, _ doing: String) {
+        description = "cairo could not \(doing): \(String(cString: cairo_status_to_string(status)))"
+    }
+
+    init(_ message: String) { description = message }
+}
+
+/// PNG and PDF through Cairo. It draws the scene it is given, mapped by the viewport, and adds
+/// no geometry; every Cairo status is checked and every surface and context released.
+public enum CairoRenderer {
+    /// An 8-bit RGBA PNG of `viewport`'s size, with Title and Description text chunks.
+    public static func png(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(viewport.width), Int32(viewport.height))
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface), "create a \(Int(viewport.width))×\(Int(viewport.height)) image")
+        try draw(scene, viewport: viewport, appearance: options.appearance, on: surface)
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+        try check(status, "write the PNG")
+        guard let png = PNGText.inserting([("Title", options.title), ("Description", options.description)], into: sink.bytes) else {
+            throw CairoError("cairo wrote something that is not a PNG")
+        }
+        return png
+    }
+
+    /// One vector page of `viewport`'s size (a pixel is a point), titled in its metadata.
+    public static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+        let sink = ByteSink()
+        let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
+                                                          viewport.width, viewport.height)
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface), "create a PDF page")
+        let date = PDFDate.iso8601(options.documentDate)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, options.description)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "tally")
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        try draw(scene, viewport: viewport, appearance: options.appearance, on: surface)
+        cairo_surface_finish(surface)
+        try check(cairo_surface_status(surface), "write the PDF")
+        return sink.bytes
+    }
+
+    /// The scene on a surface: the background, then every mark in count order with round caps.
+    static func draw(_ scene: Scene, viewport: Viewport, appearance: Appearance, on surface: OpaquePointer?) throws(CairoError) {
+        let context = cairo_create(surface)
+        defer { cairo_destroy(context) }
+        try check(cairo_status(context), "start drawing")
+        // Backends without media queries draw `auto` in the light palette.
+        let palette = appearance.palette(dark: appearance.theme == .dark)
+        cairo_scale(context, viewport.pixelsPerUnit, viewport.pixelsPerUnit)
+        cairo_translate(context, -viewport.visible.minX, -viewport.visible.minY)
+        if let background = appearance.backgroundColor(dark: appearance.theme == .dark), !background.isClear {
+            setColor(context, background)
+            cairo_rectangle(context, viewport.visible.minX, viewport.visible.minY, viewport.visible.width, viewport.visible.height)
+            cairo_fill(context)
+        }
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        for mark in scene.marks {
+            let color = palette[mark.color]
+            if color.isClear { continue }
+            setColor(context, color)
+            cairo_set_line_width(context, mark.width)
+            var current = Point(0, 0)
+            for element in mark.path {
+                switch element {
+                case .move(let point):
+                    cairo_move_to(context, point.x, point.y)
+                    current = point
+                case .line(let point):
+                    cairo_line_to(context, point.x, point.y)
+                    current = point
+                case .quadratic(let control, let end):
+                    // The same curve as cubic controls, two thirds of the way to the quadratic one.
+                    cairo_curve_to(context,
+                                   current.x + 2 / 3 * (control.x - current.x), current.y + 2 / 3 * (control.y - current.y),
+                                   end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y),
+                                   end.x, end.y)
+                    current = end
+                case .close:
+                    cairo_close_path(context)
+                }
+            }
+            cairo_stroke(context)
+        }
+        try check(cairo_status(context), "draw the marks")
+        cairo_surface_flush(surface)
+    }
+
+    private static func setColor(_ context: OpaquePointer?, _ color: RGBA) {
+        let c = color.unitComponents
+        cairo_set_source_rgba(context, c.red, c.green, c.blue, c.alpha)
+    }
+
+    private static func check(_ status: cairo_status_t, _ doing: String) throws(CairoError) {
+        if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, doing) }
+    }
+}
+
+/// Collects what Cairo writes through its stream callbacks.
+final class ByteSink {
+    var bytes: [UInt8] = []
+
+    static let write: cairo_write_func_t = { closure, data, length in
+        guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+        let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+        return CAIRO_STATUS_SUCCESS
+    }
+}
+
+/// Dates for PDF metadata, by hand so no time zone or locale can change them.
+enum PDFDate {
+    /// `YYYY-MM-DDThh:mm:ssZ` for seconds since 1970-01-01 UTC, as Cairo's metadata expects.
+    static func iso8601(_ seconds: Int64) -> String {
+        let clamped = min(max(seconds, 0), 253_402_300_799)   // 1970 … 9999
+        let days = clamped / 86_400
+        let rest = clamped % 86_400
+        // Howard Hinnant's civil-from-days.
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+    }
+}

@@ -1,0 +1,155 @@
+import CCairo
+import Foundation
+import Testing
+import TallyGeometry
+import TallyRender
+import TallyStyle
+import TallyTestSupport
+@testable import TallyCairo
+
+func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
+    Data(try Renderer.render(count, settings))
+}
+
+@Suite struct CairoPNGTests {
+    @Test func pngsAreEightBitRGBAOfTheAskedSize() throws {
+        let png = try render(TallyCount(exactly: 137)!, RenderSettings(format: .png, side: .width(300), scale: 2))
+        #expect(png.starts(with: PNGText.signature))
+        // IHDR: width, height, bit depth 8, colour type 6 (RGBA).
+        let header = Array(png[16..<26])
+        #expect(header[0..<4] == [0, 0, 0x02, 0x58] && header[8] == 8 && header[9] == 6)
+        let pixels = try #require(PNGPixels(data: png))
+        #expect(pixels.width == 600)
+    }
+
+    @Test func titleAndDescriptionAreTextChunks() throws {
+        let png = try render(TallyCount(exactly: 1234)!, RenderSettings(format: .png))
+        let text = String(decoding: png, as: UTF8.self)
+        #expect(text.contains("tEXtTitle\u{0}1,234 tally marks"))
+        #expect(text.contains("tEXtDescription\u{0}1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes"))
+        let labelled = try render(TallyCount(exactly: 3)!, RenderSettings(format: .png, label: "Tage ohne Zucker — 三"))
+        #expect(String(decoding: labelled, as: UTF8.self).contains("iTXtTitle\u{0}\u{0}\u{0}\u{0}\u{0}Tage ohne Zucker — 三"))
+        // Cairo can still read the file: the chunks and their checksums are right.
+        #expect(PNGPixels(data: labelled) != nil)
+    }
+
+    @Test func theChunkChecksumIsPNGs() {
+        // The CRC of "IEND" is fixed by the PNG standard.
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+
+    @Test func sameArgumentsSameBytes() throws {
+        for format in [OutputFormat.png, .pdf] {
+            let settings = RenderSettings(format: format, appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 4)
+            #expect(try render(TallyCount(exactly: 9999)!, settings) == render(TallyCount(exactly: 9999)!, settings))
+        }
+    }
+
+    @Test func aTransparentBackgroundStaysTransparent() throws {
+        let pixels = try #require(PNGPixels(data: try render(TallyCount(exactly: 1)!, RenderSettings(format: .png))))
+        #expect(pixels.pixels[0] == 0)
+        let paper = try #require(PNGPixels(data: try render(TallyCount(exactly: 1)!, RenderSettings(format: .png, appearance: Appearance(background: .paper)))))
+        #expect(paper.pixels[0] == 0xFFFA_FAF7)
+    }
+}
+
+@Suite struct CairoPDFTests {
+    @Test func pdfsAreOnePageWithTheTitle() throws {
+        let pdf = try render(TallyCount(exactly: 9999)!, RenderSettings(format: .pdf, side: .longer(512)))
+        let text = String(decoding: pdf, as: UTF8.self)
+        #expect(text.hasPrefix("%PDF-"))
+        #expect(text.contains("/Title (9,999 tally marks)"))
+        #expect(text.components(separatedBy: "/Type /Page\n").count + text.components(separatedBy: "/Type /Page ").count - 2 >= 1)
+        #expect(text.contains("/MediaBox [ 0 0 512 512 ]"))
+    }
+
+    @Test func datesComeFromSourceDateEpochElseAreFixed() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.pdf").path
+        #expect(try TallyProcess.run(["render", "42", "-o", path]).status == 0)
+        let fixed = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try TallyProcess.run(["render", "42", "-o", path]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == fixed)
+        #expect(String(decoding: fixed, as: UTF8.self).contains("19700101000000"))
+        #expect(try TallyProcess.run(["render", "42", "-o", path], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).contains("20231114221320"))
+        let bad = try TallyProcess.run(["render", "42", "-o", path], environment: ["SOURCE_DATE_EPOCH": "yesterday"])
+        expectOneLineError(bad, status: 64, mentioning: "SOURCE_DATE_EPOCH")
+    }
+
+    @Test func civilDates() {
+        #expect(PDFDate.iso8601(0) == "1970-01-01T00:00:00Z")
+        #expect(PDFDate.iso8601(951_782_400) == "2000-02-29T00:00:00Z")
+        #expect(PDFDate.iso8601(1_700_000_000) == "2023-11-14T22:13:20Z")
+    }
+}
+
+@Suite struct CairoLimitTests {
+    @Test func oversizeImagesFailBeforeAnythingIsAllocated() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.png").path
+        let run = try TallyProcess.run(["render", "5", "--size", "100000", "-o", path])
+        expectOneLineError(run, status: 64, mentioning: "16384")
+        // 16,384 × 16,384 is a side the limit allows but over 64 megapixels.
+        let area = try TallyProcess.run(["render", "10000", "--size", "16384", "-o", path])
+        expectOneLineError(area, status: 64, mentioning: "megapixels")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(throws: RenderError.self) { try Renderer.render(TallyCount(exactly: 5)!, RenderSettings(format: .png, side: .longer(1e9))) }
+    }
+
+    @Test func binaryOutputToATerminalIsRefused() throws {
+        // `script` gives the child a terminal; skip where it is missing.
+        guard let script = installedProgram("script") else {
+            print("skipped: script(1) is not installed")
+            return
+        }
+        let run = try runProgram(script, ["-qec", "\(TallyProcess.executable.path) render 5 -f png", "/dev/null"])
+        #expect(run.status == 64)
+        #expect(run.text.contains("tally: error: will not write PNG to a terminal"))
+    }
+}
+
+/// Issue 4: our PNG and rsvg-convert's rendering of our SVG agree at every threshold.
+///
+/// Metric: for same-size RGBA images, the mean absolute difference of all channels (0–255),
+/// and the share of pixels where any channel differs by more than 48. Tolerance: mean at most
+/// 1.5 and outliers at most 1% — room for two anti-aliasing rasterisers, none for a misplaced,
+/// missing, recoloured or resized mark.
+@Suite struct CrossBackendTests {
+    static let maximumMean = 1.5
+    static let maximumOutliers = 0.01
+
+    @Test func pngAgreesWithTheSVGAtEveryThreshold() throws {
+        guard let rsvg = installedProgram("rsvg-convert") else {
+            print("skipped: rsvg-convert is not installed (apt-get install librsvg2-bin); CI installs it")
+            return
+        }
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let variants: [(String, RenderSettings)] = [
+            ("light", RenderSettings(side: .longer(256), appearance: Appearance(background: .paper))),
+            ("dark-ink", RenderSettings(side: .longer(320), appearance: Appearance(theme: .dark), style: .ink, seed: 3)),
+        ]
+        for count in TallyCount.thresholds {
+            for (name, base) in variants {
+                var svgSettings = base
+                svgSettings.format = .svg
+                var pngSettings = base
+                pngSettings.format = .png
+                let svgPath = directory.appendingPathComponent("t.svg").path
+                let rsvgPath = directory.appendingPathComponent("rsvg.png").path
+                try render(count, svgSettings).write(to: URL(fileURLWithPath: svgPath))
+                let converted = try runProgram(rsvg, [svgPath, "-o", rsvgPath])
+                #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
+                let theirs = try #require(PNGPixels(path: rsvgPath))
+                let ours = try #require(PNGPixels(data: try render(count, pngSettings)))
+                let difference = try #require(ours.difference(from: theirs), "sizes differ for \(count) \(name)")
+                if ProcessInfo.processInfo.environment["TALLY_SHOW_METRICS"] != nil { print("count \(count) \(name): mean \(difference.mean), outliers \(difference.outliers)") }
+                #expect(difference.mean <= Self.maximumMean && difference.outliers <= Self.maximumOutliers,
+                        "count \(count) \(name): mean \(difference.mean), outliers \(difference.outliers)")
+            }
+        }
+    }
+}
