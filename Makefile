@@ -21,9 +21,11 @@ demo: build
 	@mkdir -p out/demo
 	$(TALLY) render 1234 --size 512 --theme auto -o out/demo/tally-1234.svg
 	$(TALLY) render 99 --size 256 --style ink -o out/demo/tally-99-ink.svg
+	$(TALLY) render 9999 --size 512 --background paper -o out/demo/tally-9999.png
+	$(TALLY) render 9999 --size 512 -o out/demo/tally-9999.pdf
 	$(TALLY) render 137 -o out/demo/tally-137.json
 	@$(TALLY) describe 1234
-	@echo "wrote out/demo/tally-1234.svg, out/demo/tally-99-ink.svg and out/demo/tally-137.json"
+	@echo "wrote out/demo/: tally-1234.svg, tally-99-ink.svg, tally-9999.png, tally-9999.pdf, tally-137.json"
 
 test: test-deps
 	$(SWIFT) build --build-tests
