@@ -30,30 +30,9 @@ public enum TallyProcess {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     public static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil) throws -> TallyRun {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
-        final class Collected: @unchecked Sendable { var data = Data() }
-        let errors = Collected()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errors.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return TallyRun(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
+        return try runProgram(executable, arguments, environment: env, directory: directory, stdin: stdin)
     }
 
     /// A fresh empty folder for a test's files.
@@ -84,16 +63,22 @@ public func installedProgram(_ name: String) -> URL? {
     return nil
 }
 
-/// Runs any program and returns its exit status and output.
-public func runProgram(_ url: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> TallyRun {
+/// Runs any program and returns its exit status and output; stopped after `timeout` seconds.
+public func runProgram(_ url: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
+                       stdin: Data? = nil, timeout: TimeInterval = 120) throws -> TallyRun {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = input
     try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a large output cannot block the child.
     final class Collected: @unchecked Sendable { var data = Data() }
     let errors = Collected()
     let group = DispatchGroup()
