@@ -1,0 +1,121 @@
+import CCairo
+
+/// A PNG read back through Cairo, for comparing images pixel by pixel: premultiplied ARGB,
+/// one UInt32 a pixel, rows top to bottom.
+public struct PNGImage: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let pixels: [UInt32]
+
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// nil when `png` is not a PNG Cairo can read.
+    public init?(png: [UInt8]) {
+        let source = ByteSource(png)
+        let surface = cairo_image_surface_create_from_png_stream(ByteSource.read, Unmanaged.passUnretained(source).toOpaque())
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        let format = cairo_image_surface_get_format(surface)
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, let data = cairo_image_surface_get_data(surface) else { return nil }
+        cairo_surface_flush(surface)
+        width = Int(cairo_image_surface_get_width(surface))
+        height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let opaque: UInt32 = format == CAIRO_FORMAT_RGB24 ? 0xFF00_0000 : 0
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for row in 0..<height {
+            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width { pixels.append(line[column] | opaque) }
+        }
+        self.pixels = pixels
+    }
+
+    /// How two images of the same size differ.
+    public struct Difference: Hashable, Sendable {
+        /// The mean absolute difference over every channel of every pixel, 0 … 255.
+        public var mean: Double
+        /// How many pixels have a channel that differs by more than the threshold asked for.
+        public var differingPixels: Int
+        public var pixelCount: Int
+        public var differingShare: Double { Double(differingPixels) / Double(max(pixelCount, 1)) }
+    }
+
+    /// nil when the sizes differ.
+    public func difference(from other: PNGImage, channelThreshold: Int) -> Difference? {
+        guard width == other.width, height == other.height else { return nil }
+        var total = 0
+        var differing = 0
+        for (a, b) in zip(pixels, other.pixels) where a != b {
+            var largest = 0
+            for shift in stride(from: UInt32(0), to: 32, by: 8) {
+                let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
+                total += d
+                largest = max(largest, d)
+            }
+            if largest > channelThreshold { differing += 1 }
+        }
+        return Difference(mean: Double(total) / Double(4 * max(pixels.count, 1)), differingPixels: differing, pixelCount: pixels.count)
+    }
+
+    /// A picture of the difference: the reference faded to light grey, with pixels that differ
+    /// by more than the threshold in solid red, so a change is seen at a glance.
+    public func differenceImage(against other: PNGImage, channelThreshold: Int) -> PNGImage? {
+        guard width == other.width, height == other.height else { return nil }
+        let marked = zip(pixels, other.pixels).map { a, b -> UInt32 in
+            var largest = 0
+            for shift in stride(from: UInt32(0), to: 32, by: 8) {
+                largest = max(largest, abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)))
+            }
+            if largest > channelThreshold { return 0xFFFF_0000 }
+            // Luminance of the reference over white, pulled towards white.
+            let alpha = Int(a >> 24)
+            let grey = (Int((a >> 16) & 0xFF) + Int((a >> 8) & 0xFF) + Int(a & 0xFF)) / 3 + (255 - alpha)
+            let faded = UInt32(min(255, 170 + grey / 3))
+            return 0xFF00_0000 | faded << 16 | faded << 8 | faded
+        }
+        return PNGImage(width: width, height: height, pixels: marked)
+    }
+
+    /// The image as PNG bytes.
+    public func pngData() throws(CairoError) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+            throw CairoError(cairo_surface_status(surface), "create an image")
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for row in 0..<height {
+            let line = UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width { line[column] = pixels[row * width + column] }
+        }
+        cairo_surface_mark_dirty(surface)
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+        if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, "write the PNG") }
+        return sink.bytes
+    }
+}
+
+/// Feeds bytes to Cairo's stream reader.
+final class ByteSource {
+    let bytes: [UInt8]
+    var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    static let read: cairo_read_func_t = { closure, data, length in
+        guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+        let source = Unmanaged<ByteSource>.fromOpaque(closure).takeUnretainedValue()
+        let wanted = Int(length)
+        guard source.offset + wanted <= source.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+        source.bytes.withUnsafeBufferPointer { buffer in
+            data.update(from: buffer.baseAddress! + source.offset, count: wanted)
+        }
+        source.offset += wanted
+        return CAIRO_STATUS_SUCCESS
+    }
+}
