@@ -35,8 +35,8 @@ test: test-deps
 # missing or different reference fails it. Look at every changed file before committing.
 snapshots: test-deps
 	$(SWIFT) build --build-tests
-	-SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build --filter Golden >/dev/null
-	$(SWIFT) test --skip-build --filter Golden
+	SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build --filter SnapshotTests
+	$(SWIFT) test --skip-build --filter SnapshotTests
 
 # Speed goals (not timed tests): a release build of the benchmarks.
 bench: deps

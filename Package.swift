@@ -10,6 +10,7 @@ import PackageDescription
 //   TallyCairo     the PNG and PDF backends, through Cairo
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyCommands  the `tally` command line (swift-argument-parser)
+//   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
 //   tally          the executable: a thin entry point over TallyCommands
 //   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
 let package = Package(
@@ -22,6 +23,8 @@ let package = Package(
         .library(name: "TallySVG", targets: ["TallySVG"]),
         .library(name: "TallyCairo", targets: ["TallyCairo"]),
         .library(name: "TallyRender", targets: ["TallyRender"]),
+        // Snapshot strategies (.scene, .svg, .png) for users' own tests of tally images.
+        .library(name: "TallySnapshotTesting", targets: ["TallySnapshotTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,6 +52,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "TallySnapshotTesting",
+            dependencies: [
+                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyCairo",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]
+        ),
         .executableTarget(name: "tally", dependencies: ["TallyCommands"]),
         // Speed goals live here, never in timed tests: `make bench`.
         .executableTarget(
@@ -72,13 +82,19 @@ let package = Package(
             name: "TallySVGTests",
             dependencies: [
                 "TallyGeometry", "TallyStyle", "TallySVG", "TallyRender", "TallyTestSupport", "tally",
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "TallyCairoTests",
             dependencies: ["CCairo", "TallyCairo", "TallyGeometry", "TallyStyle", "TallyRender", "TallyTestSupport", "tally"]
+        ),
+        .testTarget(
+            name: "TallySnapshotTests",
+            dependencies: [
+                "TallyGeometry", "TallyStyle", "TallyRender", "TallySnapshotTesting",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]
         ),
         .testTarget(
             name: "TallyCommandTests",

@@ -1,0 +1,132 @@
+import Foundation
+@preconcurrency import SnapshotTesting
+import TallyCairo
+import TallyEncoding
+import TallyGeometry
+import TallyRender
+
+// Snapshot strategies for tally images, for swift-snapshot-testing:
+//
+//     assertSnapshot(of: Scene(count: TallyCount(137)!), as: .scene)
+//     assertSnapshot(of: TallyCount(137)!, as: .svg())
+//     assertSnapshot(of: TallyCount(137)!, as: .png(RenderSettings(format: .png, side: .longer(128))))
+//
+// Each is a swift-snapshot-testing strategy pulled back from the renderer, so it compares what
+// `tally render` writes: text line by line, images pixel by pixel within a tolerance.
+
+extension Snapshotting where Value == Scene, Format == String {
+    /// The JSON scene (SPEC §5), compared line by line (one mark a line).
+    public static var scene: Snapshotting {
+        Snapshotting<String, String>(pathExtension: "json", diffing: .lines).pullback { SceneJSON.encode($0) }
+    }
+}
+
+extension Snapshotting where Value == TallyCount, Format == String {
+    /// The JSON scene of a count with every mark (`tally render N -f json`).
+    public static var scene: Snapshotting {
+        Snapshotting<Scene, String>.scene.pullback { Scene(count: $0) }
+    }
+
+    /// The SVG `tally render` writes with these settings, compared line by line.
+    public static func svg(_ settings: RenderSettings = RenderSettings()) -> Snapshotting {
+        var settings = settings
+        settings.format = .svg
+        return Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { count in
+            renderedText(count, settings)
+        }
+    }
+}
+
+extension Snapshotting where Value == TallyCount, Format == Data {
+    /// The PNG `tally render` writes with these settings, compared pixel by pixel.
+    ///
+    /// - Parameters:
+    ///   - tolerance: how far an image may stray from its reference.
+    ///   - failures: where a failed comparison writes `reference.png`, `actual.png` and
+    ///     `difference.png`; by default a folder under `SNAPSHOT_ARTIFACTS` (else the temporary
+    ///     folder) named after the image. The failure message names the folder.
+    public static func png(_ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
+                           failures: URL? = nil) -> Snapshotting {
+        var settings = settings
+        settings.format = .png
+        return Snapshotting(pathExtension: "png", diffing: .pixels(tolerance: tolerance, failures: failures)) { count in
+            (try? Data(Renderer.render(count, settings))) ?? Data()
+        }
+    }
+}
+
+/// How far a PNG may stray from its reference: a pixel differs when any channel (0–255) moves
+/// by more than `channel`, and at most `share` of the pixels may differ. The standard tolerance
+/// (8 and 0.05%) absorbs anti-aliasing noise between Cairo versions; one missing stroke at
+/// 256 px is about 100 pixels (0.15%) and fails.
+public struct PixelTolerance: Hashable, Sendable {
+    public var channel: Int
+    public var share: Double
+
+    public init(channel: Int, share: Double) {
+        self.channel = channel
+        self.share = share
+    }
+
+    public static let standard = PixelTolerance(channel: 8, share: 0.0005)
+    /// Byte-identical pixels.
+    public static let exact = PixelTolerance(channel: 0, share: 0)
+}
+
+extension Diffing where Value == Data {
+    /// PNGs compared pixel by pixel. On failure the reference, the actual image and a picture of
+    /// the difference (differing pixels in red over the faded reference) go into one folder.
+    public static func pixels(tolerance: PixelTolerance, failures: URL? = nil) -> Diffing {
+        .diff(toData: { $0 }, fromData: { $0 }) { reference, actual in
+            guard reference != actual else { return nil }
+            let referenceImage = PNGImage(png: Array(reference))
+            let actualImage = PNGImage(png: Array(actual))
+            var message: String
+            var difference: PNGImage.Difference?
+            if let referenceImage, let actualImage {
+                difference = actualImage.difference(from: referenceImage, channelThreshold: tolerance.channel)
+                if let difference {
+                    if difference.differingShare <= tolerance.share { return nil }
+                    message = "\(difference.differingPixels) of \(difference.pixelCount) pixels differ by more than \(tolerance.channel) "
+                        + "(\(DecimalText.fixed(100 * difference.differingShare, digits: 3))%, allowed \(DecimalText.fixed(100 * tolerance.share, digits: 3))%)"
+                } else {
+                    message = "the size changed from \(referenceImage.width)×\(referenceImage.height) to \(actualImage.width)×\(actualImage.height)"
+                }
+            } else {
+                message = actualImage == nil ? "the image could not be rendered or read" : "the reference is not a PNG"
+            }
+            var images: [(String, Data)] = [("reference.png", reference), ("actual.png", actual)]
+            if let referenceImage, let actualImage, difference != nil,
+               let picture = referenceImage.differenceImage(against: actualImage, channelThreshold: tolerance.channel),
+               let bytes = try? picture.pngData() {
+                images.append(("difference.png", Data(bytes)))
+            }
+            let folder = failures ?? defaultFailureFolder(for: actual)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for (name, data) in images { try data.write(to: folder.appendingPathComponent(name)) }
+                message += "; reference, actual and difference images in \(folder.path)"
+            } catch {
+                message += "; the failure images could not be written to \(folder.path): \(error)"
+            }
+            return (message, images.map { DiffAttachment.data($0.1, name: $0.0) })
+        }
+    }
+
+    private static func defaultFailureFolder(for actual: Data) -> URL {
+        let base = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory
+        // The content names the folder, so two failures never overwrite each other.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in actual { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return base.appendingPathComponent("tally-snapshot-failures").appendingPathComponent(String(hash, radix: 16))
+    }
+}
+
+private func renderedText(_ count: TallyCount, _ settings: RenderSettings) -> String {
+    do {
+        return String(decoding: try Renderer.render(count, settings), as: UTF8.self)
+    } catch {
+        return "tally could not render \(count.value): \(error)\n"
+    }
+}

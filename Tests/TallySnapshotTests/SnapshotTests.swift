@@ -1,0 +1,74 @@
+import Foundation
+@preconcurrency import SnapshotTesting
+import Testing
+import TallyGeometry
+import TallyRender
+import TallySnapshotTesting
+
+/// Locks every threshold of SPEC §2 in each output, byte for byte (text) or pixel by pixel
+/// within `PixelTolerance.standard` (PNG). A failure names the count and variant; a PNG
+/// failure leaves reference, actual and difference images in `.build/snapshot-failures/`.
+@Suite struct SnapshotTests {
+    private func check<Format>(_ count: TallyCount, as strategy: Snapshotting<TallyCount, Format>, variant: String,
+                               folder: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        // Name both files instead of suggesting a diff tool: the line diff or pixel report follows.
+        let failure = withSnapshotTesting(diffTool: SnapshotTestingConfiguration.DiffTool { reference, actual in
+            "reference: \(reference)\nactual:    \(actual)"
+        }) {
+            verifySnapshot(of: count, as: strategy, named: variant,
+                           record: SnapshotCatalog.isRecording ? .all : .never,
+                           snapshotDirectory: SnapshotCatalog.root.appendingPathComponent(folder).path,
+                           testName: "tally-\(count.value)")
+        }
+        if let failure, !SnapshotCatalog.isRecording {
+            Issue.record("\(folder)/tally-\(count.value).\(variant): \(failure)", sourceLocation: sourceLocation)
+        }
+    }
+
+    private func check(_ count: TallyCount, _ variant: SnapshotCatalog.Variant) {
+        for format in variant.formats {
+            var settings = variant.settings
+            settings.format = format
+            switch format {
+            case .svg:
+                check(count, as: .svg(settings), variant: variant.name, folder: "svg")
+            case .png:
+                let failures = SnapshotCatalog.failures.appendingPathComponent("png/tally-\(count.value).\(variant.name)")
+                check(count, as: .png(settings, failures: failures), variant: variant.name, folder: "png")
+            case .json, .pdf:
+                break
+            }
+        }
+    }
+
+    @Test(arguments: TallyCount.thresholds)
+    func scene(_ count: TallyCount) {
+        check(count, as: .scene, variant: "scene", folder: "json")
+    }
+
+    @Test(arguments: TallyCount.thresholds)
+    func image(_ count: TallyCount) {
+        check(count, SnapshotCatalog.standard)
+    }
+
+    @Test(arguments: SnapshotCatalog.variantCounts)
+    func variants(_ count: TallyCount) {
+        for variant in SnapshotCatalog.variants { check(count, variant) }
+    }
+
+    /// The index shows every reference; it is written when recording and must match otherwise.
+    @Test func indexShowsEveryReference() throws {
+        let url = SnapshotCatalog.root.appendingPathComponent("index.html")
+        let html = SnapshotCatalog.indexHTML
+        if SnapshotCatalog.isRecording {
+            try Data(html.utf8).write(to: url)
+        } else {
+            let stored = try? String(contentsOf: url, encoding: .utf8)
+            #expect(stored == html, "Snapshots/index.html is out of date: run make snapshots")
+        }
+        for entry in SnapshotCatalog.images {
+            #expect(FileManager.default.fileExists(atPath: SnapshotCatalog.root.appendingPathComponent(entry.path).path),
+                    "the index shows \(entry.path), which is not recorded")
+        }
+    }
+}
