@@ -20,6 +20,50 @@ public struct CairoOptions: Hashable, Sendable {
     }
 }
 
+/// What a Cairo page holds: tallies placed in pixels, and text labels (a gallery); a single
+/// image is a sheet with one tally filling it.
+public struct CairoSheet: Sendable {
+    public struct Item: Sendable {
+        public var scene: Scene
+        public var viewport: Viewport
+        /// The pixel position of the viewport's top left corner on the sheet.
+        public var origin: Point
+        public init(scene: Scene, viewport: Viewport, origin: Point) {
+            self.scene = scene
+            self.viewport = viewport
+            self.origin = origin
+        }
+    }
+
+    public struct Label: Sendable {
+        public var text: String
+        /// The middle of the text's baseline, in pixels.
+        public var center: Point
+        public init(text: String, center: Point) {
+            self.text = text
+            self.center = center
+        }
+    }
+
+    public var width: Double
+    public var height: Double
+    public var items: [Item]
+    public var labels: [Label]
+    public var fontSize: Double
+
+    public init(width: Double, height: Double, items: [Item], labels: [Label] = [], fontSize: Double = 13) {
+        self.width = width
+        self.height = height
+        self.items = items
+        self.labels = labels
+        self.fontSize = fontSize
+    }
+
+    init(single scene: Scene, viewport: Viewport) {
+        self.init(width: viewport.width, height: viewport.height, items: [Item(scene: scene, viewport: viewport, origin: Point(0, 0))])
+    }
+}
+
 /// A Cairo status other than success, in Cairo's own words.
 public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
     public let description: String
@@ -36,10 +80,20 @@ public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
 public enum CairoRenderer {
     /// An 8-bit RGBA PNG of `viewport`'s size, with Title and Description text chunks.
     public static func png(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(viewport.width), Int32(viewport.height))
+        try png(CairoSheet(single: scene, viewport: viewport), options: options)
+    }
+
+    /// One vector page of `viewport`'s size (a pixel is a point), titled in its metadata.
+    public static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+        try pdf(CairoSheet(single: scene, viewport: viewport), options: options)
+    }
+
+    /// A sheet of tallies and labels as a PNG.
+    public static func png(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
         defer { cairo_surface_destroy(surface) }
-        try check(cairo_surface_status(surface), "create a \(Int(viewport.width))×\(Int(viewport.height)) image")
-        try draw(scene, viewport: viewport, appearance: options.appearance, on: surface)
+        try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
+        try draw(sheet, appearance: options.appearance, on: surface)
         let sink = ByteSink()
         let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
         try check(status, "write the PNG")
@@ -49,11 +103,11 @@ public enum CairoRenderer {
         return png
     }
 
-    /// One vector page of `viewport`'s size (a pixel is a point), titled in its metadata.
-    public static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    /// A sheet of tallies and labels as one PDF page.
+    public static func pdf(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
         let sink = ByteSink()
         let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
-                                                          viewport.width, viewport.height)
+                                                          sheet.width, sheet.height)
         defer { cairo_surface_destroy(surface) }
         try check(cairo_surface_status(surface), "create a PDF page")
         let date = PDFDate.iso8601(options.documentDate)
@@ -62,28 +116,51 @@ public enum CairoRenderer {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "tally")
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
-        try draw(scene, viewport: viewport, appearance: options.appearance, on: surface)
+        try draw(sheet, appearance: options.appearance, on: surface)
         cairo_surface_finish(surface)
         try check(cairo_surface_status(surface), "write the PDF")
         return sink.bytes
     }
 
-    /// The scene on a surface: the background, then every mark in count order with round caps.
-    static func draw(_ scene: Scene, viewport: Viewport, appearance: Appearance, on surface: OpaquePointer?) throws(CairoError) {
+    /// The sheet on a surface: the background, each tally's marks in count order with round
+    /// caps, then the labels.
+    static func draw(_ sheet: CairoSheet, appearance: Appearance, on surface: OpaquePointer?) throws(CairoError) {
         let context = cairo_create(surface)
         defer { cairo_destroy(context) }
         try check(cairo_status(context), "start drawing")
         // Backends without media queries draw `auto` in the light palette.
-        let palette = appearance.palette(dark: appearance.theme == .dark)
-        cairo_scale(context, viewport.pixelsPerUnit, viewport.pixelsPerUnit)
-        cairo_translate(context, -viewport.visible.minX, -viewport.visible.minY)
-        if let background = appearance.backgroundColor(dark: appearance.theme == .dark), !background.isClear {
+        let dark = appearance.theme == .dark
+        let palette = appearance.palette(dark: dark)
+        if let background = appearance.backgroundColor(dark: dark), !background.isClear {
             setColor(context, background)
-            cairo_rectangle(context, viewport.visible.minX, viewport.visible.minY, viewport.visible.width, viewport.visible.height)
-            cairo_fill(context)
+            cairo_paint(context)
         }
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        for item in sheet.items {
+            cairo_save(context)
+            cairo_translate(context, item.origin.x, item.origin.y)
+            cairo_scale(context, item.viewport.pixelsPerUnit, item.viewport.pixelsPerUnit)
+            cairo_translate(context, -item.viewport.visible.minX, -item.viewport.visible.minY)
+            drawMarks(item.scene, palette: palette, context: context)
+            cairo_restore(context)
+        }
+        if !sheet.labels.isEmpty {
+            cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+            cairo_set_font_size(context, sheet.fontSize)
+            setColor(context, palette.c2)
+            for label in sheet.labels {
+                var extents = cairo_text_extents_t()
+                cairo_text_extents(context, label.text, &extents)
+                cairo_move_to(context, label.center.x - extents.width / 2 - extents.x_bearing, label.center.y)
+                cairo_show_text(context, label.text)
+            }
+        }
+        try check(cairo_status(context), "draw the marks")
+        cairo_surface_flush(surface)
+    }
+
+    private static func drawMarks(_ scene: Scene, palette: Palette, context: OpaquePointer?) {
         for mark in scene.marks {
             let color = palette[mark.color]
             if color.isClear { continue }
@@ -111,8 +188,6 @@ public enum CairoRenderer {
             }
             cairo_stroke(context)
         }
-        try check(cairo_status(context), "draw the marks")
-        cairo_surface_flush(surface)
     }
 
     private static func setColor(_ context: OpaquePointer?, _ color: RGBA) {

@@ -7,6 +7,19 @@ import Darwin
 
 /// Where rendered bytes go: a file, written atomically, or standard output.
 enum Output {
+    /// Writes to `path` atomically, or to standard output for nil or `-`; binary formats are
+    /// refused on a terminal with a hint to use -o.
+    static func emit(_ bytes: [UInt8], to path: String?, binary: Bool, formatName: String) throws(CommandFailure) {
+        if let path, path != "-" {
+            try writeAtomically(bytes, to: path)
+        } else {
+            if binary && standardOutputIsTerminal {
+                throw .usage("will not write \(formatName.uppercased()) to a terminal; use -o FILE or redirect the output")
+            }
+            try writeToStandardOutput(bytes)
+        }
+    }
+
     /// Writes `bytes` to `path` through a temporary file beside it and a rename, so the target is
     /// either untouched or complete, and no temporary file is left behind on failure.
     /// Fails with exit 73 when the file cannot be created and 74 when writing fails.

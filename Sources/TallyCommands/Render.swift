@@ -43,14 +43,7 @@ struct Render: ParsableCommand {
         } catch let error as RenderError {
             throw drawing.failure(error)
         }
-        if let output, output != "-" {
-            try Output.writeAtomically(bytes, to: output)
-        } else {
-            if format.isBinary && Output.standardOutputIsTerminal {
-                throw CommandFailure.usage("will not write \(format.rawValue.uppercased()) to a terminal; use -o FILE or redirect the output")
-            }
-            try Output.writeToStandardOutput(bytes)
-        }
+        try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
     }
 
     static func format(explicit: OutputFormat?, output: String?) throws(CommandFailure) -> OutputFormat {

@@ -18,7 +18,7 @@ public struct Tally: ParsableCommand {
           tally describe 1234               1 thousand-row, 2 hundred-blocks, …
         """,
         version: version,
-        subcommands: [Render.self, Describe.self]
+        subcommands: [Render.self, Batch.self, GalleryCommand.self, Describe.self]
     )
 
     public init() {}

@@ -12,12 +12,27 @@ public struct SVGOptions: Hashable, Sendable {
     /// The id of the root element, the prefix of the other ids and the scope of the style rules,
     /// so several tallies can share one HTML page. Letters, digits and `-` only.
     public var id: String
+    /// Where the image sits, in pixels, when it is nested in a larger SVG (a gallery sheet).
+    public var position: (x: Double, y: Double)?
 
-    public init(appearance: Appearance = Appearance(), label: String? = nil, animated: [Bool]? = nil, id: String = "tally") {
+    public init(appearance: Appearance = Appearance(), label: String? = nil, animated: [Bool]? = nil, id: String = "tally",
+                position: (x: Double, y: Double)? = nil) {
         self.appearance = appearance
         self.label = label
         self.animated = animated
         self.id = id
+        self.position = position
+    }
+
+    public static func == (lhs: SVGOptions, rhs: SVGOptions) -> Bool {
+        lhs.appearance == rhs.appearance && lhs.label == rhs.label && lhs.animated == rhs.animated && lhs.id == rhs.id
+            && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(appearance)
+        hasher.combine(label)
+        hasher.combine(id)
     }
 }
 
@@ -33,7 +48,15 @@ public enum SVGRenderer {
         var out = TextBuffer(capacity: 256 + scene.marks.count * 48)
         let visible = viewport.visible
 
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\" width=\"")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\" ")
+        if let position = options.position {
+            out.append("x=\"")
+            out.append(position.x, digits: 2, leadingZero: false)
+            out.append("\" y=\"")
+            out.append(position.y, digits: 2, leadingZero: false)
+            out.append("\" ")
+        }
+        out.append("width=\"")
         out.append(viewport.width, digits: 0)
         out.append("\" height=\"")
         out.append(viewport.height, digits: 0)
@@ -110,7 +133,7 @@ public enum SVGRenderer {
         return digits
     }
 
-    private static func sanitizedID(_ id: String) -> String {
+    static func sanitizedID(_ id: String) -> String {
         let kept = id.unicodeScalars.filter { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" }
         let text = String(String.UnicodeScalarView(kept))
         return text.isEmpty || !(text.unicodeScalars.first!.properties.isAlphabetic) ? "tally" + text : text

@@ -1,0 +1,259 @@
+import ArgumentParser
+import Foundation
+import TallyEncoding
+import TallyGeometry
+import TallyRender
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `tally batch <counts…> --out-dir DIR`: many counts, one file each.
+struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw many counts, one file each.",
+        discussion: """
+        Counts are numbers, ranges (0...100), comma lists (1,5,25), the word thresholds, \
+        @file (one count or range a line; blank lines and # comments are skipped) or - for the \
+        same from standard input. Files are written atomically, in parallel, with the same bytes \
+        as one at a time. The first bad count or failed write stops the batch; every file \
+        written by then is complete.
+
+        Examples:
+          tally batch 0...100 --out-dir out                     101 SVGs
+          tally batch thresholds -f png --size 512 --out-dir docs
+          tally batch @milestones.txt -f pdf --name 'day-{count}.{ext}' --out-dir print
+          seq 1 30 | tally batch - --out-dir days
+        """
+    )
+
+    /// What to draw.
+    @Argument(help: ArgumentHelp("Counts, ranges a...b, comma lists, thresholds, @file or -.", valueName: "counts"))
+    var counts: [String]
+
+    /// Where the files go.
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp("The folder to write into; made when missing.", valueName: "dir"))
+    var outDir: String
+
+    /// What kind of files.
+    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or json (default svg).", valueName: "format"))
+    var format: OutputFormat = .svg
+
+    /// How files are named.
+    @Option(help: ArgumentHelp("The file name: {count} is the count, {ext} the format's extension.", valueName: "template"))
+    var name = "tally-{count}.{ext}"
+
+    /// How many at once.
+    @Option(name: .customShort("j"), help: ArgumentHelp("How many files to draw at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @OptionGroup(title: "Drawing")
+    var drawing: DrawingOptions
+
+    func run() throws {
+        let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile)
+        let template = try FileNameTemplate(name, distinctCounts: list.total > 1)
+        let settings = try drawing.settings(format: format)
+        let workers = try Self.workerCount(jobs)
+        try Self.makeDirectory(outDir)
+        let start = ContinuousClock.now
+        let progress = Progress(total: list.total, enabled: isatty(STDERR_FILENO) == 1)
+        let run = BatchRun()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = run.next(below: list.total) {
+                let count = list[index]
+                let path = (outDir as NSString).appendingPathComponent(template.fileName(count: count, format: format))
+                do {
+                    let bytes: [UInt8]
+                    do {
+                        bytes = try Renderer.render(count, settings)
+                    } catch let error as RenderError {
+                        throw drawing.failure(error)
+                    }
+                    try Output.writeAtomically(bytes, to: path)
+                    run.finished(bytes: bytes.count)
+                    progress.advance(to: run.finishedCount)
+                } catch let failure as CommandFailure {
+                    run.fail(index, CommandFailure(failure.code, "count \(count.value): \(failure.message)"))
+                } catch {
+                    run.fail(index, CommandFailure(.io, "count \(count.value): \(error)"))
+                }
+            }
+        }
+        progress.finish()
+        if let failure = run.failure { throw failure }
+        let elapsed = (ContinuousClock.now - start).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        FileHandle.standardError.write(Data(Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir).utf8))
+    }
+
+    static func summary(files: UInt64, bytes: Int, seconds: Double, directory: String) -> String {
+        let size: String
+        switch bytes {
+        case ..<1024: size = "\(bytes) bytes"
+        case ..<(1024 * 1024): size = DecimalText.fixed(Double(bytes) / 1024, digits: 1) + " KiB"
+        default: size = DecimalText.fixed(Double(bytes) / 1024 / 1024, digits: 1) + " MiB"
+        }
+        let noun = files == 1 ? "file" : "files"
+        return "tally: wrote \(Words.grouped(files)) \(noun), \(size), in \(DecimalText.fixed(seconds, digits: 2)) s to \(Values.printable(directory))\n"
+    }
+
+    static func workerCount(_ jobs: Int?) throws(CommandFailure) -> Int {
+        guard let jobs else { return max(1, ProcessInfo.processInfo.activeProcessorCount) }
+        guard (1...256).contains(jobs) else { throw .usage("-j '\(jobs)' must be from 1 to 256") }
+        return jobs
+    }
+
+    static func makeDirectory(_ path: String) throws(CommandFailure) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw CommandFailure(.cannotCreate, "--out-dir '\(Values.printable(path))' is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(.cannotCreate, "cannot create the folder '\(Values.printable(path))': \(error.localizedDescription)")
+        }
+    }
+
+    static func readStandardInput() throws(CommandFailure) -> String {
+        try readLimited(FileHandle.standardInput, name: "standard input")
+    }
+
+    static func readFile(_ path: String) throws(CommandFailure) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .usage("cannot read the count list '\(Values.printable(path))': no such file or no permission")
+        }
+        defer { try? handle.close() }
+        return try readLimited(handle, name: "'\(Values.printable(path))'")
+    }
+
+    /// Reads at most `CountList.maximumListBytes`, failing past it rather than filling memory.
+    private static func readLimited(_ handle: FileHandle, name: String) throws(CommandFailure) -> String {
+        var data = Data()
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 65_536) ?? Data()
+            } catch {
+                throw CommandFailure(.io, "cannot read \(name): \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            if data.count > CountList.maximumListBytes {
+                throw .usage("\(name) is larger than 16 MiB; split the count list")
+            }
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw .usage("\(name) is not UTF-8 text") }
+        return text
+    }
+}
+
+/// `--name`: `{count}` and `{ext}` in a plain file name.
+struct FileNameTemplate {
+    private let parts: [Part]
+    private enum Part { case text(String), count, ext }
+
+    init(_ template: String, distinctCounts: Bool) throws(CommandFailure) {
+        let shown = Values.printable(template)
+        guard !template.isEmpty, !template.contains("/"), template != ".", template != ".." else {
+            throw .usage("--name '\(shown)' must be a plain file name, without '/'")
+        }
+        var parts: [Part] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+            guard let close = rest[open...].firstIndex(of: "}") else { throw .usage("--name '\(shown)' has a '{' without '}'") }
+            switch rest[rest.index(after: open)..<close] {
+            case "count": parts.append(.count)
+            case "ext": parts.append(.ext)
+            case let other: throw .usage("--name '\(shown)' has an unknown placeholder {\(other)}; use {count} and {ext}")
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        if distinctCounts && !parts.contains(where: { if case .count = $0 { true } else { false } }) {
+            throw .usage("--name '\(shown)' has no {count}, so every count would overwrite the same file")
+        }
+        self.parts = parts
+    }
+
+    func fileName(count: TallyCount, format: OutputFormat) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text): text
+            case .count: String(count.value)
+            case .ext: format.rawValue
+            }
+        }.joined()
+    }
+}
+
+/// The shared state of one batch: the next index, what was written, the first failure.
+final class BatchRun: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextIndex: UInt64 = 0
+    private(set) var finishedCount: UInt64 = 0
+    private(set) var bytes = 0
+    private var failedIndex: UInt64?
+    private(set) var failure: CommandFailure?
+
+    /// The next index to draw, or nil once all are taken or something failed.
+    func next(below total: UInt64) -> UInt64? {
+        lock.withLock {
+            guard failure == nil, nextIndex < total else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
+        }
+    }
+
+    func finished(bytes: Int) {
+        lock.withLock {
+            finishedCount += 1
+            self.bytes += bytes
+        }
+    }
+
+    /// Keeps the failure of the earliest count, so the report does not depend on timing.
+    func fail(_ index: UInt64, _ failure: CommandFailure) {
+        lock.withLock {
+            if failedIndex == nil || index < failedIndex! {
+                failedIndex = index
+                self.failure = failure
+            }
+        }
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal, at most ten times a second.
+final class Progress: @unchecked Sendable {
+    private let total: UInt64
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDrawn = ContinuousClock.now - .seconds(1)
+
+    init(total: UInt64, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func advance(to done: UInt64) {
+        guard enabled else { return }
+        lock.withLock {
+            let now = ContinuousClock.now
+            guard now - lastDrawn >= .milliseconds(100) || done == total else { return }
+            lastDrawn = now
+            let width = 30
+            let filled = Int(Double(width) * Double(done) / Double(max(total, 1)))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(Words.grouped(done))/\(Words.grouped(total))".utf8))
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

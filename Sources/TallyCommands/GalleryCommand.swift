@@ -1,0 +1,71 @@
+import ArgumentParser
+import TallyGeometry
+import TallyRender
+
+extension Gallery.Format: ExpressibleByArgument {}
+
+/// `tally gallery [counts…] -o PATH`: a labelled contact sheet.
+struct GalleryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery",
+        abstract: "Draw a labelled contact sheet of counts, for documentation.",
+        discussion: """
+        The sheet is SVG, PNG, PDF or one self-contained HTML page (inline SVGs, no external \
+        references), after -f or the extension of -o. Without counts it shows the thresholds, \
+        where the drawing changes form. --size sets each tile's side (default 160 px).
+
+        Examples:
+          tally gallery -o thresholds.html
+          tally gallery 1...12 --size 96 -o first-dozen.png
+          tally gallery 25,100,1000,10000 --theme auto --style ink -o caps.svg
+        """
+    )
+
+    /// What to show.
+    @Argument(help: ArgumentHelp("Counts as for batch: numbers, ranges a...b, comma lists, thresholds, @file or - (default: thresholds).", valueName: "counts"))
+    var counts: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (.svg, .png, .pdf or .html), or - for standard output.", valueName: "path"))
+    var output: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or html; default: from the extension of -o, else svg.", valueName: "format"))
+    var format: Gallery.Format?
+
+    @OptionGroup(title: "Drawing")
+    var drawing: DrawingOptions
+
+    func run() throws {
+        let list = try CountList.parse(counts.isEmpty ? ["thresholds"] : counts,
+                                       readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
+        guard list.total <= UInt64(Gallery.maximumCounts) else {
+            throw CommandFailure.usage("a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(Words.grouped(list.total))")
+        }
+        let counts = (0..<list.total).map { list[$0] }
+        let format = try resolvedFormat()
+        let settings = try drawing.settings(format: .svg)
+        if settings.animate || settings.animateFrom != nil {
+            throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try Gallery.render(counts, as: format, settings)
+        } catch {
+            switch error {
+            case .tooManyCounts(let number):
+                throw CommandFailure.usage("a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(number)")
+            case .render(let renderError):
+                throw drawing.failure(renderError)
+            }
+        }
+        try Output.emit(bytes, to: output, binary: format == .png || format == .pdf, formatName: format.rawValue)
+    }
+
+    func resolvedFormat() throws(CommandFailure) -> Gallery.Format {
+        if let format { return format }
+        guard let output, output != "-" else { return .svg }
+        guard let format = Gallery.Format(pathExtension: output) else {
+            throw .usage("cannot tell the format of '\(Values.printable(output))'; use -f svg, png, pdf or html, or a path ending in one of them")
+        }
+        return format
+    }
+}

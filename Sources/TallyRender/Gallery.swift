@@ -1,0 +1,194 @@
+import TallyCairo
+import TallyEncoding
+import TallyGeometry
+import TallyStyle
+import TallySVG
+
+/// `tally gallery`: a labelled contact sheet of counts, for documentation pages.
+///
+/// Each count is drawn with the same settings into a square tile, centred, with its count
+/// below; tiles run left to right in rows of up to six.
+public enum Gallery {
+    public enum Format: String, CaseIterable, Sendable {
+        case svg, png, pdf, html
+
+        public init?(pathExtension path: String) {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+            self.init(rawValue: name[name.index(after: dot)...].lowercased())
+        }
+    }
+
+    /// The most counts one sheet shows.
+    public static let maximumCounts = 1_000
+
+    /// Sheet geometry in pixels.
+    static let columns = 6
+    static let margin = 24.0
+    static let gap = 24.0
+    static let labelHeight = 22.0
+    static let fontSize = 13.0
+
+    public enum Problem: Error, Hashable, Sendable {
+        case tooManyCounts(Int)
+        case render(RenderError)
+    }
+
+    /// One tile: a count drawn into it and where it sits.
+    struct Tile {
+        let count: TallyCount
+        let scene: Scene
+        let viewport: Viewport
+        /// The top left of the drawing and the middle of the label's baseline, in pixels.
+        let origin: Point
+        let labelCenter: Point
+    }
+
+    struct Sheet {
+        let width: Double
+        let height: Double
+        let tiles: [Tile]
+    }
+
+    /// Lays the sheet out; `settings.side` is each tile's side (default 160 px).
+    static func layout(_ counts: [TallyCount], _ settings: RenderSettings) throws(Problem) -> Sheet {
+        guard counts.count <= maximumCounts else { throw .tooManyCounts(counts.count) }
+        var tileSettings = settings
+        tileSettings.format = .svg
+        tileSettings.animate = false
+        tileSettings.animateFrom = nil
+        let side = settings.side ?? .longer(160)
+        tileSettings.side = side
+        let columns = min(max(counts.count, 1), Self.columns)
+        let rows = (counts.count + columns - 1) / columns
+        // The tile is the square the longer side asks for (scaled); width or height fix that side.
+        let tile: Double
+        switch side {
+        case .longer(let value), .width(let value), .height(let value): tile = value * settings.scale
+        }
+        let width = 2 * margin + Double(columns) * tile + Double(columns - 1) * gap
+        let height = 2 * margin + Double(rows) * (tile + labelHeight) + Double(max(rows - 1, 0)) * gap
+        // The sheet obeys the same limits as any image, checked before anything is drawn.
+        do {
+            _ = try Viewport(content: Rect(minX: 0, minY: 0, width: width, height: height), side: .width(width))
+        } catch {
+            throw .render(.viewport(error))
+        }
+        var tiles: [Tile] = []
+        for (index, count) in counts.enumerated() {
+            let layout: (scene: Scene, viewport: Viewport, clean: Scene)
+            do {
+                layout = try Renderer.layout(count, tileSettings)
+            } catch {
+                throw .render(error)
+            }
+            let column = Double(index % columns), row = Double(index / columns)
+            let left = margin + column * (tile + gap)
+            let top = margin + row * (tile + labelHeight + gap)
+            let origin = Point(left + (tile - layout.viewport.width) / 2, top + (tile - layout.viewport.height) / 2)
+            tiles.append(Tile(count: count, scene: layout.scene, viewport: layout.viewport, origin: origin,
+                              labelCenter: Point(left + tile / 2, top + tile + labelHeight - 6)))
+        }
+        return Sheet(width: width.rounded(), height: height.rounded(), tiles: tiles)
+    }
+
+    public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem) -> [UInt8] {
+        let sheet = try layout(counts, settings)
+        let title = "Tally gallery: " + (counts.count == 1 ? "1 count" : "\(counts.count) counts")
+        let description = counts.map { Words.grouped($0.value) }.joined(separator: ", ")
+        switch format {
+        case .svg: return svg(sheet, settings, title: title, description: description)
+        case .html: return html(sheet, settings, title: title)
+        case .png, .pdf:
+            var appearance = settings.appearance
+            if appearance.background == .none { appearance.background = .paper }
+            let cairoSheet = CairoSheet(
+                width: sheet.width, height: sheet.height,
+                items: sheet.tiles.map { CairoSheet.Item(scene: $0.scene, viewport: $0.viewport, origin: $0.origin) },
+                labels: sheet.tiles.map { CairoSheet.Label(text: Words.grouped($0.count.value), center: $0.labelCenter) },
+                fontSize: fontSize)
+            let options = CairoOptions(appearance: appearance, title: title, description: description, documentDate: settings.documentDate)
+            do {
+                return format == .png ? try CairoRenderer.png(cairoSheet, options: options) : try CairoRenderer.pdf(cairoSheet, options: options)
+            } catch {
+                throw .render(.backend(error.description))
+            }
+        }
+    }
+
+    private static func tileSVG(_ tile: Tile, _ index: Int, _ settings: RenderSettings, nested: Bool) -> [UInt8] {
+        SVGRenderer.render(tile.scene, viewport: tile.viewport, options: SVGOptions(
+            appearance: Appearance(theme: settings.appearance.theme, overrides: settings.appearance.overrides),
+            id: "tally-\(index + 1)", position: nested ? (tile.origin.x, tile.origin.y) : nil))
+    }
+
+    /// The sheet's paper and label colours as CSS, following the theme as the tallies do.
+    private static func sheetStyle(_ settings: RenderSettings, paper: String, text: String) -> String {
+        let appearance = settings.appearance
+        var background = appearance.background
+        if background == .none { background = .paper }
+        let sheetAppearance = Appearance(theme: appearance.theme, overrides: appearance.overrides, background: background)
+        func rules(dark: Bool) -> String {
+            let color = sheetAppearance.backgroundColor(dark: dark)?.css ?? "none"
+            return "\(paper){background:\(color);fill:\(color)}\(text){fill:\(sheetAppearance.palette(dark: dark).c2.css);color:\(sheetAppearance.palette(dark: dark).c2.css)}"
+        }
+        var css = rules(dark: appearance.theme == .dark)
+        if appearance.theme == .auto { css += "@media (prefers-color-scheme:dark){\(rules(dark: true))}" }
+        return css
+    }
+
+    private static func svg(_ sheet: Sheet, _ settings: RenderSettings, title: String, description: String) -> [UInt8] {
+        var out = TextBuffer(capacity: 4096 + sheet.tiles.count * 2048)
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"gallery\" width=\"")
+        out.append(sheet.width, digits: 0)
+        out.append("\" height=\"")
+        out.append(sheet.height, digits: 0)
+        out.append("\" viewBox=\"0 0 ")
+        out.append(sheet.width, digits: 0)
+        out.append(" ")
+        out.append(sheet.height, digits: 0)
+        out.append("\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(title)</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n")
+        out.append("<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count") + "#gallery .count{font:\(Int(fontSize))px sans-serif;text-anchor:middle}</style>\n")
+        out.append("<rect class=\"paper\" width=\"100%\" height=\"100%\"/>\n")
+        for (index, tile) in sheet.tiles.enumerated() {
+            out.append(String(decoding: tileSVG(tile, index, settings, nested: true), as: UTF8.self))
+            out.append("<text class=\"count\" x=\"")
+            out.append(tile.labelCenter.x, digits: 2)
+            out.append("\" y=\"")
+            out.append(tile.labelCenter.y, digits: 2)
+            out.append("\">\(Words.grouped(tile.count.value))</text>\n")
+        }
+        out.append("</svg>\n")
+        return out.bytes
+    }
+
+    private static func html(_ sheet: Sheet, _ settings: RenderSettings, title: String) -> [UInt8] {
+        let tile: Double
+        switch settings.side ?? .longer(160) {
+        case .longer(let value), .width(let value), .height(let value): tile = value * settings.scale
+        }
+        var out = TextBuffer(capacity: 4096 + sheet.tiles.count * 2048)
+        out.append("""
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+        <title>\(title)</title>
+        <style>
+        \(sheetStyle(settings, paper: "body", text: "figcaption"))
+        body{margin:0;padding:\(Int(margin))px;font:\(Int(fontSize))px/1.3 system-ui,sans-serif}
+        main{display:grid;grid-template-columns:repeat(auto-fill,\(Int(tile))px);gap:\(Int(gap))px}
+        figure{margin:0;display:flex;flex-direction:column;align-items:center}
+        figure>div{width:\(Int(tile))px;height:\(Int(tile))px;display:flex;align-items:center;justify-content:center}
+        figcaption{margin-top:4px}
+        </style></head><body>
+        <main>
+
+        """)
+        for (index, tile) in sheet.tiles.enumerated() {
+            out.append("<figure><div>")
+            out.append(String(decoding: tileSVG(tile, index, settings, nested: false), as: UTF8.self))
+            out.append("</div><figcaption>\(Words.grouped(tile.count.value))</figcaption></figure>\n")
+        }
+        out.append("</main>\n</body></html>\n")
+        return out.bytes
+    }
+}
