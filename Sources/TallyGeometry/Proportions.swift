@@ -48,6 +48,8 @@ public enum Proportions {
 
     /// Detail is drawn only while the gaps between its marks stay at least this many output pixels…
     public static let legibleGapPixels = 1.5
-    /// …and its strokes at least this wide (thinner ones fade into anti-aliasing).
-    public static let legibleStrokePixels = 0.75
+    /// …and its pens at least this wide: a half-pixel line still shows, anti-aliased at half
+    /// strength, and keeps the boxes of a row or block visible at small sizes; thinner ones fade.
+    /// (For strokes the gap decides first: it needs more pixels than the pen.)
+    public static let legibleStrokePixels = 0.5
 }
