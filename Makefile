@@ -3,7 +3,7 @@
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test snapshots bench clean
+.PHONY: all deps test-deps build demo test snapshots docs-assets completions man bench clean
 
 all: build
 
@@ -31,6 +31,8 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+	$(MAKE) --no-print-directory man
+	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
 
 # Records the reference outputs under Snapshots/ anew. A normal test run never records: a
 # missing or different reference fails it. Look at every changed file before committing.
@@ -38,6 +40,27 @@ snapshots: test-deps
 	$(SWIFT) build --build-tests
 	SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build --filter SnapshotTests
 	$(SWIFT) test --skip-build --filter SnapshotTests
+	$(MAKE) --no-print-directory docs-assets
+
+# The images the README shows, from Examples/docs-assets/assets.txt; a test fails when they
+# are out of date.
+docs-assets: build
+	Examples/docs-assets/generate $(TALLY)
+
+# Shell completion scripts, generated from the command definitions.
+completions: build
+	@mkdir -p share/completions
+	$(TALLY) --generate-completion-script bash > share/completions/tally.bash
+	$(TALLY) --generate-completion-script zsh > share/completions/_tally
+	$(TALLY) --generate-completion-script fish > share/completions/tally.fish
+	@echo "wrote share/completions/: tally.bash, _tally (zsh), tally.fish"
+
+# The man page, generated from the command definitions by swift-argument-parser's plugin.
+man: deps
+	@mkdir -p share/man
+	$(SWIFT) package --allow-writing-to-directory share/man generate-manual --output-directory share/man --date 2026-11-22 >/dev/null
+	@rm -f share/man/benchmark-command.1
+	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
 # Speed goals (not timed tests): a release build of the benchmarks.
 bench: deps
@@ -45,4 +68,4 @@ bench: deps
 	.build/release/TallyBenchmarks
 
 clean:
-	rm -rf .build out
+	rm -rf .build out share

@@ -98,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyCommandTests",
-            dependencies: ["tally", "TallyGeometry", "TallyEncoding", "TallyTestSupport"]
+            dependencies: ["tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"]
         ),
     ]
 )

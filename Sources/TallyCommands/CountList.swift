@@ -60,7 +60,7 @@ struct CountList: Sendable {
     }
 
     private mutating func appendLines(_ text: String, source: String) throws(CommandFailure) {
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let token = content.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             if token.isEmpty { continue }

@@ -14,8 +14,12 @@ public struct Tally: ParsableCommand {
         ten-thousand-block, and so on up to 9,223,372,036,854,775,807.
 
         Examples:
-          tally render 137 -f json          the scene of 137 as JSON
-          tally describe 1234               1 thousand-row, 2 hundred-blocks, …
+          tally render 137 -o 137.svg               a 256 px SVG of 137
+          tally render 9999 --size 512 -o t.png     PNG (and PDF) through Cairo
+          tally batch 0...100 --out-dir out         one file per count
+          tally gallery -o thresholds.html          a contact sheet for docs
+          tally describe 1234                       the structure in words
+          tally --generate-completion-script bash   shell completion (bash, zsh, fish)
         """,
         version: version,
         subcommands: [Render.self, Batch.self, GalleryCommand.self, Describe.self]

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TallyTestSupport
+
+@Suite struct BatchTests {
+    private func files(_ directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @Test func tenThousandAndOneValidSVGsAndOneSummaryLine() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let run = try TallyProcess.run(["batch", "0...10000", "-f", "svg", "--out-dir", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try files(out)
+        #expect(names.count == 10_001)
+        #expect(Set(names) == Set((0...10_000).map { "tally-\($0).svg" }))
+        // Every file is a complete SVG of its own count.
+        for count in [0, 1, 137, 5_000, 9_999, 10_000] {
+            let text = try String(contentsOf: out.appendingPathComponent("tally-\(count).svg"), encoding: .utf8)
+            #expect(text.hasPrefix("<svg ") && text.hasSuffix("</svg>\n") && text.contains("data-count=\"\(count)\""))
+        }
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("tally: wrote 10,001 files, ") == true)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func parallelWritesTheSameBytesAsOneAtATime() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let one = directory.appendingPathComponent("one"), two = directory.appendingPathComponent("two")
+        #expect(try TallyProcess.run(["batch", "thresholds", "-f", "png", "-j", "1", "--out-dir", one.path]).status == 0)
+        #expect(try TallyProcess.run(["batch", "thresholds", "-f", "png", "-j", "2", "--out-dir", two.path]).status == 0)
+        let names = try files(one)
+        let others = try files(two)
+        #expect(names.count == 26 && names == others)
+        for name in names {
+            #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: two.appendingPathComponent(name)), "\(name)")
+        }
+    }
+
+    @Test func countsComeFromListsFilesAndStandardInput() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("list.txt")
+        try "# milestones\n7\n\n  30   # a month\n40...41\r\n".write(to: list, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out")
+        let run = try TallyProcess.run(["batch", "1,5", "@" + list.path, "-", "-f", "json", "--name", "n{count}.{ext}", "--out-dir", out.path],
+                                       stdin: Data("100\n101...102\n".utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try files(out) == ["n1.json", "n100.json", "n101.json", "n102.json", "n30.json", "n40.json", "n41.json", "n5.json", "n7.json"])
+    }
+
+    @Test(arguments: [
+        (["batch", "5,x", "--out-dir", "OUT"], "'x'"),
+        (["batch", "10...5", "--out-dir", "OUT"], "backwards"),
+        (["batch", "1...9223372036854775808", "--out-dir", "OUT"], "9223372036854775808"),
+        (["batch", "0...9223372036854775807", "--out-dir", "OUT"], "1,000,000"),
+        (["batch", "1,,2", "--out-dir", "OUT"], "empty"),
+        (["batch", "@/nonexistent/list", "--out-dir", "OUT"], "/nonexistent/list"),
+        (["batch", "1...3", "--name", "same.svg", "--out-dir", "OUT"], "{count}"),
+        (["batch", "1", "--name", "../x-{count}.svg", "--out-dir", "OUT"], "'/'"),
+        (["batch", "1", "--name", "{nope}.svg", "--out-dir", "OUT"], "{nope}"),
+        (["batch", "1", "-j", "0", "--out-dir", "OUT"], "-j"),
+        (["batch", "1", "--ink", "red;}", "--out-dir", "OUT"], "--ink"),
+    ])
+    func badBatchesFailBeforeWritingAnything(_ arguments: [String], _ needle: String) throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let run = try TallyProcess.run(arguments.map { $0 == "OUT" ? out.path : $0 })
+        expectOneLineError(run, status: 64, mentioning: needle)
+        let written = FileManager.default.fileExists(atPath: out.path) ? try files(out) : []
+        #expect(written.isEmpty)
+    }
+
+    @Test func aBadFileLineIsNamed() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("list.txt")
+        try "1\n2\nthree\n".write(to: list, atomically: true, encoding: .utf8)
+        let run = try TallyProcess.run(["batch", "@" + list.path, "--out-dir", directory.appendingPathComponent("out").path])
+        expectOneLineError(run, status: 64, mentioning: "line 3")
+    }
+
+    @Test func aFailedWriteStopsTheBatchAndLeavesOnlyCompleteFiles() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        // A folder where tally-3.svg should go makes that write fail.
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("tally-3.svg"), withIntermediateDirectories: true)
+        let run = try TallyProcess.run(["batch", "0...200", "-j", "1", "--out-dir", out.path])
+        expectOneLineError(run, status: 73, mentioning: "tally-3.svg")
+        let written = try files(out).filter { $0 != "tally-3.svg" }
+        #expect(written == ["tally-0.svg", "tally-1.svg", "tally-2.svg"])
+        for name in written {
+            #expect(try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8).hasSuffix("</svg>\n"))
+        }
+    }
+
+    @Test func anOutDirThatIsAFileExits73() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file")
+        try Data().write(to: file)
+        expectOneLineError(try TallyProcess.run(["batch", "1", "--out-dir", file.path]), status: 73, mentioning: "--out-dir")
+    }
+
+    @Test func aProgressBarOnlyOnATerminal() throws {
+        guard let script = installedProgram("script") else {
+            print("skipped: script(1) is not installed")
+            return
+        }
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
+        let run = try runProgram(script, ["-qec", "\(TallyProcess.executable.path) batch 0...300 --out-dir \(out)", "/dev/null"])
+        #expect(run.status == 0)
+        #expect(run.text.contains("/301") && run.text.contains("["))
+        #expect(run.text.contains("tally: wrote 301 files"))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TallyCairo
+import TallyTestSupport
+
+@Suite struct GalleryTests {
+    @Test func everyFormatIsWritten() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for ext in ["svg", "png", "pdf", "html"] {
+            let path = directory.appendingPathComponent("g.\(ext)").path
+            let run = try TallyProcess.run(["gallery", "-o", path])
+            #expect(run.status == 0, "\(ext): \(run.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let prefixes: [String: [UInt8]] = ["svg": Array("<svg".utf8), "png": [0x89, 0x50], "pdf": Array("%PDF".utf8), "html": Array("<!doctype".utf8)]
+            #expect(data.starts(with: prefixes[ext]!), "\(ext)")
+        }
+    }
+
+    @Test func theHTMLPageIsSelfContained() throws {
+        let run = try TallyProcess.run(["gallery", "-f", "html"])
+        #expect(run.status == 0)
+        let html = run.text.lowercased()
+        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("url(") && !html.contains("<script") && !html.contains("@import"))
+        // One inline SVG and one caption a threshold, each SVG with its own id.
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 26)
+        #expect(html.contains("<figcaption>9,223,372,036,854,775,807</figcaption>"))
+        let ids = html.components(separatedBy: "id=\"tally-").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(ids.count == 3 * 26 && Set(ids).count == ids.count)   // a root, a title and a desc each
+    }
+
+    @Test func chromiumShowsEveryTally() throws {
+        guard let chromium = installedProgram("chromium") ?? installedProgram("chromium-browser") else {
+            print("skipped: chromium is not installed (apt-get install chromium); CI installs it")
+            return
+        }
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("g.html")
+        let shot = directory.appendingPathComponent("shot.png")
+        #expect(try TallyProcess.run(["gallery", "-o", page.path]).status == 0)
+        let run = try runProgram(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                            "--user-data-dir=" + directory.appendingPathComponent("profile").path,
+                                            "--window-size=1280,1400", "--screenshot=" + shot.path, page.absoluteString])
+        #expect(FileManager.default.fileExists(atPath: shot.path), "chromium: \(run.stderr.suffix(400))")
+        // Not blank: the page is paper-coloured, and the tallies put dark and red ink on it.
+        let image = try #require(PNGImage(png: Array(try Data(contentsOf: shot))))
+        let inked = image.pixels.filter { pixel in
+            let (r, g, b) = (Int(pixel >> 16 & 0xFF), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF))
+            return r + g + b < 3 * 160 || (r > 180 && g < 120)
+        }.count
+        #expect(Double(inked) / Double(image.pixels.count) > 0.01, "only \(inked) inked pixels")
+        let red = image.pixels.filter { ($0 >> 16 & 0xFF) > 180 && ($0 >> 8 & 0xFF) < 120 && ($0 & 0xFF) < 120 }.count
+        #expect(red > 100, "the slashes should show in the signature red")
+    }
+
+    @Test(arguments: [
+        (["gallery", "0...5000"], "1000"),
+        (["gallery", "-o", "g.gif"], "g.gif"),
+        (["gallery", "--animate"], "--animate"),
+        (["gallery", "--size", "5000"], "16384"),
+    ])
+    func badGalleriesExit64(_ arguments: [String], _ needle: String) throws {
+        expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
+    }
+}
