@@ -114,20 +114,32 @@ final class TemporaryFiles: @unchecked Sendable {
     private var paths: Set<String> = []
     private var installed = false
 
-    func add(_ path: String) {
+    /// Installs the handlers, before any thread starts. Signals a parent blocked are unblocked
+    /// (a test runner or a supervisor may leave them blocked), and signals it ignores stay
+    /// ignored, as `nohup` expects.
+    func prepare() {
         lock.lock()
         defer { lock.unlock() }
-        paths.insert(path)
-        if !installed {
-            installed = true
-            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-                signal(signalNumber) { number in
-                    TemporaryFiles.shared.removeAllForSignal()
-                    signal(number, SIG_DFL)
-                    raise(number)
-                }
+        guard !installed else { return }
+        installed = true
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            sigaddset(&set, signalNumber)
+            let previous = signal(signalNumber) { number in
+                TemporaryFiles.shared.removeAllForSignal()
+                signal(number, SIG_DFL)
+                raise(number)
             }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
         }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    func add(_ path: String) {
+        lock.lock()
+        paths.insert(path)
+        lock.unlock()
     }
 
     func remove(_ path: String) {

@@ -30,6 +30,7 @@ public struct Tally: ParsableCommand {
     /// Runs the command line and returns the process's exit code. Every failure becomes one line
     /// on stderr, `tally: error: …`, and the exit code of SPEC §6.
     public static func main(arguments: [String]) -> Int32 {
+        TemporaryFiles.shared.prepare()
         do {
             try rejectNegativeNumbers(arguments)
             var command = try parseAsRoot(arguments)

@@ -123,3 +123,42 @@ import TallyTestSupport
         #expect(run.text.contains("tally: wrote 301 files"))
     }
 }
+
+@Suite struct InterruptionTests {
+    /// SPEC §6: an interrupted run leaves no partial file and no temporary file behind.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func anInterruptedBatchLeavesOnlyCompleteFiles(_ signal: Int32) throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = TallyProcess.executable
+        process.arguments = ["batch", "0...200000", "-f", "png", "--size", "1024", "--out-dir", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Let it write for a while, then interrupt it mid-batch.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: out.path))?.count ?? 0) < 20 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, signal)
+        // It must die of the signal; never let a survivor hang the test run.
+        let stop = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < stop { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            Issue.record("tally kept running after signal \(signal)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(names.count >= 20 && names.count < 200_001)
+        #expect(names.allSatisfy { $0.hasPrefix("tally-") && $0.hasSuffix(".png") }, "left behind: \(names.filter { !$0.hasPrefix("tally-") })")
+        for name in names {
+            let data = try Data(contentsOf: out.appendingPathComponent(name))
+            // A complete PNG ends with its IEND chunk.
+            #expect(data.suffix(8) == Data([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]), "\(name) is incomplete")
+        }
+    }
+}
