@@ -41,7 +41,7 @@ struct GalleryCommand: ParsableCommand {
             throw CommandFailure.usage("a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(Words.grouped(list.total))")
         }
         let counts = (0..<list.total).map { list[$0] }
-        let format = try resolvedFormat()
+        let format = try Values.format(explicit: format, output: output, fallback: Gallery.Format.svg, fromExtension: Gallery.Format.init(pathExtension:))
         let settings = try drawing.settings(format: .svg)
         if settings.animate || settings.animateFrom != nil {
             throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")
@@ -58,14 +58,5 @@ struct GalleryCommand: ParsableCommand {
             }
         }
         try Output.emit(bytes, to: output, binary: format == .png || format == .pdf, formatName: format.rawValue)
-    }
-
-    func resolvedFormat() throws(CommandFailure) -> Gallery.Format {
-        if let format { return format }
-        guard let output, output != "-" else { return .svg }
-        guard let format = Gallery.Format(pathExtension: output) else {
-            throw .usage("cannot tell the format of '\(Values.printable(output))'; use -f svg, png, pdf or html, or a path ending in one of them")
-        }
-        return format
     }
 }

@@ -36,7 +36,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let count = try Values.count(count)
-        let format = try Self.format(explicit: format, output: output)
+        let format = try Values.format(explicit: format, output: output, fallback: OutputFormat.svg, fromExtension: OutputFormat.init(pathExtension:))
         let bytes: [UInt8]
         do {
             bytes = try Renderer.render(count, try drawing.settings(format: format))
@@ -44,14 +44,5 @@ struct Render: ParsableCommand {
             throw drawing.failure(error)
         }
         try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
-    }
-
-    static func format(explicit: OutputFormat?, output: String?) throws(CommandFailure) -> OutputFormat {
-        if let explicit { return explicit }
-        guard let output, output != "-" else { return .svg }
-        guard let format = OutputFormat(pathExtension: output) else {
-            throw .usage("cannot tell the format of '\(Values.printable(output))'; use -f svg, png, pdf or json, or a path ending in one of them")
-        }
-        return format
     }
 }

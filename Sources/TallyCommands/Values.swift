@@ -14,6 +14,19 @@ enum Values {
         }
     }
 
+    /// The format after -f, else the extension of -o, else `fallback` (standard output).
+    static func format<Format: RawRepresentable & CaseIterable>(explicit: Format?, output: String?, fallback: Format,
+                                                                fromExtension: (String) -> Format?) throws(CommandFailure) -> Format
+    where Format.RawValue == String {
+        if let explicit { return explicit }
+        guard let output, output != "-" else { return fallback }
+        guard let format = fromExtension(output) else {
+            let names = Format.allCases.map(\.rawValue)
+            throw .usage("cannot tell the format of '\(printable(output))'; use -f \(names.dropLast().joined(separator: ", ")) or \(names.last!), or a path ending in one of them")
+        }
+        return format
+    }
+
     /// User text inside an error message: control characters shown as `?` so the message stays one line.
     static func printable(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })

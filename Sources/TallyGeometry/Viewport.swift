@@ -24,6 +24,13 @@ public struct Viewport: Hashable, Sendable {
         case longer(Double)
         case width(Double)
         case height(Double)
+
+        /// The length the user fixed, whichever side it is.
+        public var pixels: Double {
+            switch self {
+            case .longer(let value), .width(let value), .height(let value): value
+            }
+        }
     }
 
     /// The largest image side and area (SPEC §6), checked before anything is allocated.
@@ -59,10 +66,7 @@ public struct Viewport: Hashable, Sendable {
     public init(content: Rect, side: Side, scale: Double = 1, padding: Double = 0) throws(Problem) {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
         guard padding.isFinite, padding >= 0 else { throw .notPositive("padding", padding) }
-        let requested: Double
-        switch side {
-        case .longer(let value), .width(let value), .height(let value): requested = value
-        }
+        let requested = side.pixels
         guard requested.isFinite, requested > 0 else { throw .notPositive("size", requested) }
         let fixed = requested * scale
         guard fixed <= Self.maximumSide else { throw .sideTooLarge(fixed) }

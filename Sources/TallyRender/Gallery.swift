@@ -13,9 +13,8 @@ public enum Gallery {
         case svg, png, pdf, html
 
         public init?(pathExtension path: String) {
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-            self.init(rawValue: name[name.index(after: dot)...].lowercased())
+            guard let ext = lowercasedExtension(of: path) else { return nil }
+            self.init(rawValue: ext)
         }
     }
 
@@ -28,6 +27,13 @@ public enum Gallery {
     static let gap = 24.0
     static let labelHeight = 22.0
     static let fontSize = 13.0
+
+    /// A tile is the square the size asks for, scaled; `--width` or `--height` fix that side too.
+    static func tileSide(_ settings: RenderSettings) -> Double {
+        (settings.side ?? .longer(defaultTile)).pixels * settings.scale
+    }
+
+    static let defaultTile = 160.0
 
     public enum Problem: Error, Hashable, Sendable {
         case tooManyCounts(Int)
@@ -57,15 +63,10 @@ public enum Gallery {
         tileSettings.format = .svg
         tileSettings.animate = false
         tileSettings.animateFrom = nil
-        let side = settings.side ?? .longer(160)
-        tileSettings.side = side
+        tileSettings.side = settings.side ?? .longer(defaultTile)
         let columns = min(max(counts.count, 1), Self.columns)
         let rows = (counts.count + columns - 1) / columns
-        // The tile is the square the longer side asks for (scaled); width or height fix that side.
-        let tile: Double
-        switch side {
-        case .longer(let value), .width(let value), .height(let value): tile = value * settings.scale
-        }
+        let tile = tileSide(settings)
         let width = 2 * margin + Double(columns) * tile + Double(columns - 1) * gap
         let height = 2 * margin + Double(rows) * (tile + labelHeight) + Double(max(rows - 1, 0)) * gap
         // The sheet obeys the same limits as any image, checked before anything is drawn.
@@ -163,10 +164,7 @@ public enum Gallery {
     }
 
     private static func html(_ sheet: Sheet, _ settings: RenderSettings, title: String) -> [UInt8] {
-        let tile: Double
-        switch settings.side ?? .longer(160) {
-        case .longer(let value), .width(let value), .height(let value): tile = value * settings.scale
-        }
+        let tile = tileSide(settings)
         var out = TextBuffer(capacity: 4096 + sheet.tiles.count * 2048)
         out.append("""
         <!doctype html>

@@ -12,10 +12,16 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The format a path's extension names, if any.
     public init?(pathExtension path: String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        self.init(rawValue: name[name.index(after: dot)...].lowercased())
+        guard let ext = lowercasedExtension(of: path) else { return nil }
+        self.init(rawValue: ext)
     }
+}
+
+/// The extension of a path's last component, lowercased: `t.SVG` → `svg`; nil for none or a dot file.
+func lowercasedExtension(of path: String) -> String? {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    return name[name.index(after: dot)...].lowercased()
 }
 
 /// Everything but the count that decides the bytes: size, look, motion and format.
