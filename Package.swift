@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "TallyBenchmarks",
             dependencies: [
-                "TallyGeometry", "TallyEncoding",
+                "TallyGeometry", "TallyEncoding", "TallyRender",
                 .product(name: "Benchmark", package: "swift-benchmark"),
             ],
             path: "Benchmarks/TallyBenchmarks"

@@ -1,6 +1,7 @@
 import Benchmark
 import TallyEncoding
 import TallyGeometry
+import TallyRender
 
 // The goals: any scene, even Int64.max's, builds in well under a millisecond, because the
 // number of marks grows with the number of digits, not with the count.
@@ -23,6 +24,14 @@ benchmark("scene 9,999 at 256 px") {
 
 benchmark("JSON of Int64.max") {
     keep(SceneJSON.encode(Scene(count: largest)))
+}
+
+benchmark("SVG of 9,999, every mark, 512 px") {
+    keep(try Renderer.render(ninetyNineNinetyNine, RenderSettings(format: .svg, side: .longer(512), detail: .full)))
+}
+
+benchmark("PNG of 9,999 at 512 px") {
+    keep(try Renderer.render(ninetyNineNinetyNine, RenderSettings(format: .png, side: .longer(512))))
 }
 
 /// Keeps a result alive so the optimiser cannot drop the work that made it.
