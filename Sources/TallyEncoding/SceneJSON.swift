@@ -37,16 +37,22 @@ public enum SceneJSON {
         out.append(", \"segments\": [")
         for (index, segment) in mark.segments.enumerated() {
             out.append(index == 0 ? "[" : ", [")
-            var numbers = [segment.start.x, segment.start.y]
-            if let control = segment.control { numbers += [control.x, control.y] }
-            numbers += [segment.end.x, segment.end.y]
-            for (position, number) in numbers.enumerated() {
-                if position > 0 { out.append(", ") }
-                out.append(number)
+            append(segment.start, to: &out)
+            if let control = segment.control {
+                out.append(", ")
+                append(control, to: &out)
             }
+            out.append(", ")
+            append(segment.end, to: &out)
             out.append("]")
         }
         out.append("]}")
+    }
+
+    private static func append(_ point: Point, to out: inout TextBuffer) {
+        out.append(point.x)
+        out.append(", ")
+        out.append(point.y)
     }
 }
 
