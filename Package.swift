@@ -7,6 +7,7 @@ import PackageDescription
 //   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
 //   TallySVG       the SVG backend, pure Swift
 //   CCairo         the system Cairo library (libcairo2-dev / brew cairo)
+//   CZlib          the system zlib, for writing PNG image data
 //   TallyCairo     the PNG and PDF backends, through Cairo
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyCommands  the `tally` command line (swift-argument-parser)
@@ -43,7 +44,13 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
         ),
-        .target(name: "TallyCairo", dependencies: ["CCairo", "TallyGeometry", "TallyStyle"]),
+        // zlib deflates our PNGs (it comes with Cairo's headers: libcairo2-dev needs zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "TallyCairo", dependencies: ["CCairo", "CZlib", "TallyGeometry", "TallyStyle"]),
         .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"]),
         .target(
             name: "TallyCommands",

@@ -94,13 +94,11 @@ public enum CairoRenderer {
         defer { cairo_surface_destroy(surface) }
         try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
         try draw(sheet, appearance: options.appearance, on: surface)
-        let sink = ByteSink()
-        let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
-        try check(status, "write the PNG")
-        guard let png = PNGText.inserting([("Title", options.title), ("Description", options.description)], into: sink.bytes) else {
-            throw CairoError("cairo wrote something that is not a PNG")
-        }
-        return png
+        guard let data = cairo_image_surface_get_data(surface) else { throw CairoError("cairo gave no image data") }
+        let stride = Int(cairo_image_surface_get_stride(surface)) / 4
+        return try PNGEncoder.encode(width: Int(sheet.width), height: Int(sheet.height), stride: stride,
+                                     pixels: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                     text: [("Title", options.title), ("Description", options.description)])
     }
 
     /// A sheet of tallies and labels as one PDF page.

@@ -14,10 +14,11 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
 @Suite struct CairoPNGTests {
     @Test func pngsAreEightBitRGBAOfTheAskedSize() throws {
         let png = try render(TallyCount(exactly: 137)!, RenderSettings(format: .png, side: .width(300), scale: 2))
-        #expect(png.starts(with: PNGText.signature))
+        #expect(png.starts(with: PNGEncoder.signature))
         // IHDR: width, height, bit depth 8, colour type 6 (RGBA).
         let header = Array(png[16..<26])
-        #expect(header[0..<4] == [0, 0, 0x02, 0x58] && header[8] == 8 && header[9] == 6)
+        #expect(header[0..<4] == [0, 0, 0x02, 0x58])
+        #expect(header[8] == 8 && header[9] == 6)
         let pixels = try #require(PNGImage(png: Array(png)))
         #expect(pixels.width == 600)
     }
@@ -34,8 +35,26 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     }
 
     @Test func theChunkChecksumIsPNGs() {
-        // The CRC of "IEND" is fixed by the PNG standard.
-        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+        // The IEND chunk is fixed by the PNG standard, checksum included.
+        #expect(PNGEncoder.chunk("IEND", []) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+    }
+
+    /// SPEC §5: 8-bit RGBA, also when the image is opaque.
+    @Test func opaqueImagesAreRGBAToo() throws {
+        let png = try render(TallyCount(exactly: 1)!, RenderSettings(format: .png, appearance: Appearance(background: .paper)))
+        #expect(png[24] == 8 && png[25] == 6)
+        let image = try #require(PNGImage(png: Array(png)))
+        #expect(image.pixels[0] == 0xFFFA_FAF7)
+    }
+
+    /// Half-transparent ink comes back as it went in: straight alpha in the file.
+    @Test func translucentColoursSurvive() throws {
+        let settings = RenderSettings(format: .png, side: .longer(64), appearance: Appearance(background: .color(RGBA(hex: 0x336699, alpha: 0x80))))
+        let image = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 0)!, settings))))
+        // Premultiplied on reading: 0x80 alpha, each channel scaled by 128/255.
+        let pixel = image.pixels[0]
+        #expect(pixel >> 24 == 0x80)
+        #expect(abs(Int(pixel >> 16 & 0xFF) - 0x33 * 128 / 255) <= 1 && abs(Int(pixel & 0xFF) - 0x99 * 128 / 255) <= 1)
     }
 
     @Test func sameArgumentsSameBytes() throws {

@@ -1,0 +1,2 @@
+// zlib, for the deflate stream of PNG image data.
+#include <zlib.h>
