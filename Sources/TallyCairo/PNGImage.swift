@@ -51,13 +51,9 @@ public struct PNGImage: Hashable, Sendable {
         var total = 0
         var differing = 0
         for (a, b) in zip(pixels, other.pixels) where a != b {
-            var largest = 0
-            for shift in stride(from: UInt32(0), to: 32, by: 8) {
-                let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
-                total += d
-                largest = max(largest, d)
-            }
-            if largest > channelThreshold { differing += 1 }
+            let channels = Self.channelDifference(a, b)
+            total += channels.total
+            if channels.largest > channelThreshold { differing += 1 }
         }
         return Difference(mean: Double(total) / Double(4 * max(pixels.count, 1)), differingPixels: differing, pixelCount: pixels.count)
     }
@@ -67,11 +63,7 @@ public struct PNGImage: Hashable, Sendable {
     public func differenceImage(against other: PNGImage, channelThreshold: Int) -> PNGImage? {
         guard width == other.width, height == other.height else { return nil }
         let marked = zip(pixels, other.pixels).map { a, b -> UInt32 in
-            var largest = 0
-            for shift in stride(from: UInt32(0), to: 32, by: 8) {
-                largest = max(largest, abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)))
-            }
-            if largest > channelThreshold { return 0xFFFF_0000 }
+            if Self.channelDifference(a, b).largest > channelThreshold { return 0xFFFF_0000 }
             // Luminance of the reference over white, pulled towards white.
             let alpha = Int(a >> 24)
             let grey = (Int((a >> 16) & 0xFF) + Int((a >> 8) & 0xFF) + Int(a & 0xFF)) / 3 + (255 - alpha)
@@ -79,6 +71,17 @@ public struct PNGImage: Hashable, Sendable {
             return 0xFF00_0000 | faded << 16 | faded << 8 | faded
         }
         return PNGImage(width: width, height: height, pixels: marked)
+    }
+
+    /// How far two ARGB pixels are apart: the sum of the four channel differences and the largest.
+    private static func channelDifference(_ a: UInt32, _ b: UInt32) -> (total: Int, largest: Int) {
+        var total = 0, largest = 0
+        for shift in stride(from: UInt32(0), to: 32, by: 8) {
+            let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
+            total += d
+            largest = max(largest, d)
+        }
+        return (total, largest)
     }
 
     /// The image as PNG bytes.

@@ -22,8 +22,6 @@ public struct TextBuffer: Sendable {
 
     public mutating func append(byte: UInt8) { bytes.append(byte) }
 
-    public mutating func append(_ other: TextBuffer) { bytes.append(contentsOf: other.bytes) }
-
     private static let powers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
     /// A number as `DecimalText` describes; `leadingZero: false` writes `.5` for `0.5`, as SVG allows.

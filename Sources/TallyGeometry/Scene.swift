@@ -104,11 +104,6 @@ public struct Scene: Hashable, Sendable {
         self.marks = SceneBuilder.marks(count: count.value, frame: frame.level, detail: detail)
     }
 
-    /// How many marks of a kind and unit the scene has.
-    public func count(of kind: MarkKind, unit: UInt64) -> Int {
-        marks.reduce(0) { $0 + ($1.kind == kind && $1.unit == unit ? 1 : 0) }
-    }
-
     /// The smallest rectangle holding every mark with its pen width (and the control points of
     /// bowed segments); nil for an empty scene. Renderers use it for `--fit content`.
     public var inkBounds: Rect? {
