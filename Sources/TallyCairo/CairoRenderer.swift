@@ -162,7 +162,7 @@ public enum CairoRenderer {
         for mark in scene.marks {
             let color = palette[mark.color]
             if color.isClear { continue }
-            setColor(context, color)
+            setColor(context, color, opacity: mark.kind.isFilled ? Proportions.progressOpacity : 1)
             cairo_set_line_width(context, mark.width)
             var current = Point(0, 0)
             for element in mark.path {
@@ -184,13 +184,14 @@ public enum CairoRenderer {
                     cairo_close_path(context)
                 }
             }
-            cairo_stroke(context)
+            // A progress mark is filled (nonzero winding: overlaps are painted once), every other stroked.
+            if mark.kind.isFilled { cairo_fill(context) } else { cairo_stroke(context) }
         }
     }
 
-    private static func setColor(_ context: OpaquePointer?, _ color: RGBA) {
+    private static func setColor(_ context: OpaquePointer?, _ color: RGBA, opacity: Double = 1) {
         let c = color.unitComponents
-        cairo_set_source_rgba(context, c.red, c.green, c.blue, c.alpha)
+        cairo_set_source_rgba(context, c.red, c.green, c.blue, c.alpha * opacity)
     }
 
     private static func check(_ status: cairo_status_t, _ doing: String) throws(CairoError) {

@@ -55,6 +55,12 @@ struct Batch: ParsableCommand {
         let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile)
         let template = try FileNameTemplate(name, distinctCounts: list.total > 1)
         let settings = try drawing.settings(format: format)
+        if let frame = settings.frame {
+            // Every count must fit the pinned frame; checked before anything is written.
+            for index in 0..<list.total where list[index].value > frame.capacity {
+                throw drawing.failure(.countBeyondFrame(list[index], frame))
+            }
+        }
         let workers = try Self.workerCount(jobs)
         try Self.makeDirectory(outDir)
         let start = ContinuousClock.now

@@ -8,7 +8,7 @@ import TallyStyle
 extension Theme: ExpressibleByArgument {}
 
 extension Detail.Mode: ExpressibleByArgument {}
-extension RenderSettings.Fit: ExpressibleByArgument {}
+extension Fit: ExpressibleByArgument {}
 extension RenderSettings.Style: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
 
@@ -30,8 +30,8 @@ struct DrawingOptions: ParsableArguments {
     var scale: Double = 1
 
     /// Empty margin around the tally.
-    @Option(help: ArgumentHelp("Empty margin on every side, in pixels, inside the size (default 0).", valueName: "px"))
-    var padding: Double = 0
+    @Option(help: ArgumentHelp("Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 1).", valueName: "px"))
+    var padding: Double?
 
     /// The palette.
     @Option(help: ArgumentHelp("light, dark, or auto: both palettes, switched by the viewer's colour scheme (SVG; light elsewhere).", valueName: "theme"))
@@ -69,9 +69,13 @@ struct DrawingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The colour of the slash, the fifth mark of a gate.", valueName: "color"))
     var accent: String?
 
-    /// What the image is cropped to.
-    @Option(help: ArgumentHelp("frame: the whole frame, so counts in one frame share a size; content: crop to the ink.", valueName: "fit"))
-    var fit: RenderSettings.Fit = .frame
+    /// Which part of the frame the image shows.
+    @Option(help: ArgumentHelp("content: the parts of the frame that hold the count, filling the image (the default); frame: the whole frame, so counts in one frame share a size (the default with --frame).", valueName: "fit"))
+    var fit: Fit?
+
+    /// A frame shared by a sequence of counts.
+    @Option(help: ArgumentHelp("Draw in this frame, so a sequence of counts shares one size and scale: 25, 100, 1000, 10000, … or a name such as hundred-block, row or block.", valueName: "unit"))
+    var frame: String?
 
     /// Level of detail.
     @Option(help: ArgumentHelp("auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given.", valueName: "mode"))
@@ -114,8 +118,17 @@ struct DrawingOptions: ParsableArguments {
         let side: Viewport.Side? = width.map { .width($0) } ?? height.map { .height($0) } ?? size.map { .longer($0) }
         let from = try animateFrom.map { text throws(CommandFailure) in try Values.count(text, what: "--animate-from") }
         return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(),
-                              style: style, seed: seed, fit: fit, detail: detail, label: label,
+                              style: style, seed: seed, fit: fit, frame: try pinnedFrame(), detail: detail, label: label,
                               animate: animate, animateFrom: from, documentDate: try Self.documentDate())
+    }
+
+    /// The frame after `--frame`, if any.
+    func pinnedFrame() throws(CommandFailure) -> UnitLevel? {
+        guard let frame else { return nil }
+        guard let level = UnitLevel(frameName: frame) else {
+            throw .usage("--frame '\(Values.printable(frame))' is not a frame; use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block")
+        }
+        return level
     }
 
     /// SPEC §5: PDF dates come from `SOURCE_DATE_EPOCH` when it is set, else a fixed date.
@@ -144,6 +157,8 @@ struct DrawingOptions: ParsableArguments {
             return .usage("\(sideName) gives \(DecimalText.fixed(value, digits: 0)) pixels; \(limit)")
         case .animationNeedsSVG(let format):
             return .usage("--animate is for SVG output; the format is \(format.rawValue)")
+        case .countBeyondFrame(let count, let level):
+            return .usage("count \(count) does not fit in --frame '\(Values.printable(frame ?? ""))', a \(level.name) of \(Words.grouped(level.capacity)); pin a frame of at least the count, or none")
         case .animateFromBeyondCount(let from, let count):
             return .usage("--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count")
         case .formatUnavailable(let format):

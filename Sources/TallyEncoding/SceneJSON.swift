@@ -3,9 +3,11 @@ import TallyGeometry
 /// The JSON scene of SPEC §5: the geometry itself, the stable interface for other renderers.
 ///
 /// Beyond SPEC's fields, the frame names its `unit` and each mark its pen `width` (layout units),
-/// so another renderer can draw exactly what ours draw. One mark a line, so diffs stay readable.
+/// so another renderer can draw exactly what ours draw; a `progress` mark, a region to fill, has
+/// its `opacity`. With a viewport (a size was given) the scene carries it: the image's size in
+/// pixels and the layout box it shows, margin included. One mark a line, so diffs stay readable.
 public enum SceneJSON {
-    public static func encode(_ scene: Scene) -> String {
+    public static func encode(_ scene: Scene, viewport: Viewport? = nil) -> String {
         var out = TextBuffer(capacity: 128 + scene.marks.count * 96)
         out.append("{\n  \"count\": ")
         out.append(integer: scene.count.value)
@@ -15,7 +17,24 @@ public enum SceneJSON {
         out.append(scene.frame.width)
         out.append(", \"height\": ")
         out.append(scene.frame.height)
-        out.append("},\n  \"marks\": [")
+        out.append("},\n")
+        if let viewport {
+            let box = viewport.visible
+            out.append("  \"viewport\": {\"pixels\": {\"width\": ")
+            out.append(viewport.width, digits: 0)
+            out.append(", \"height\": ")
+            out.append(viewport.height, digits: 0)
+            out.append("}, \"box\": {\"x\": ")
+            out.append(box.minX)
+            out.append(", \"y\": ")
+            out.append(box.minY)
+            out.append(", \"width\": ")
+            out.append(box.width)
+            out.append(", \"height\": ")
+            out.append(box.height)
+            out.append("}},\n")
+        }
+        out.append("  \"marks\": [")
         for (index, mark) in scene.marks.enumerated() {
             out.append(index == 0 ? "\n    " : ",\n    ")
             append(mark, to: &out)
@@ -34,6 +53,10 @@ public enum SceneJSON {
         out.append(mark.color.rawValue)
         out.append("\", \"width\": ")
         out.append(mark.width)
+        if mark.kind.isFilled {
+            out.append(", \"opacity\": ")
+            out.append(Proportions.progressOpacity)
+        }
         out.append(", \"segments\": [")
         for (index, segment) in mark.segments.enumerated() {
             out.append(index == 0 ? "[" : ", [")

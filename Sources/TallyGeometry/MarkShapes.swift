@@ -60,10 +60,10 @@ enum MarkShapes {
                     segments: [Segment(origin.x + pen / 2, y, origin.x + size.x - pen / 2, y)])
     }
 
-    /// Lines and diagonals cycle C1 → C2 → C3 by decade: 10³ C1, 10⁴ C2, 10⁵ C3, 10⁶ C1 …
+    /// SPEC §2, colours by kind at every rank: lines C1, diagonals C2 (boxes C3, crosses C2), so
+    /// a cap is never drawn in the colour of the boxes it closes.
     static func capColor(_ level: UnitLevel) -> ColorToken {
-        let decade = level.rank - 1
-        return [ColorToken.c1, .c2, .c3][(decade - 3) % 3]
+        level.shape == .row ? .c1 : .c2
     }
 
     private static func diagonals(origin: Point, low: Double, high: Double) -> [Segment] {

@@ -52,4 +52,23 @@ public enum Proportions {
     /// strength, and keeps the boxes of a row or block visible at small sizes; thinner ones fade.
     /// (For strokes the gap decides first: it needs more pixels than the pen.)
     public static let legibleStrokePixels = 0.5
+    /// No pen is drawn thinner than this many output pixels (SPEC §2): a thinner one is widened
+    /// to it, so nothing fades into a hairline that reads as ruled paper.
+    public static let minimumPenPixels = 1.0
+
+    // MARK: Partial progress
+
+    /// A progress mark (SPEC §2, "Partial progress is never invisible") is at least this many
+    /// output pixels each way, so one stroke in an unseen corner still changes the picture.
+    public static let progressMinimumPixels = 3.0
+    /// A progress mark is a fill in the strokes' colour (c1) at this opacity: the grey the hidden
+    /// strokes would average to, lighter than any cap, so it never reads as one.
+    public static let progressOpacity = 0.35
+
+    // MARK: The image
+
+    /// The default margin on every side, as a share of the shorter side of what is shown (so a
+    /// wide row gets as much margin as a square of its height), and never under 1 output pixel:
+    /// no mark touches the image's edge.
+    public static let marginShare = 1.0 / 24
 }

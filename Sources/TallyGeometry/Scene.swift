@@ -24,8 +24,16 @@ public struct Segment: Hashable, Sendable {
 }
 
 /// What a mark is (SPEC §2); every backend gives each kind its own class or layer.
+///
+/// Every kind but `progress` is a pen stroked along its segments. A `progress` mark is a region
+/// to fill: closed rectangles (filled with the nonzero rule, so overlaps are painted once) in its
+/// colour at `Proportions.progressOpacity`. It stands for the progress of a unit too small to
+/// show its own detail (SPEC §2, "Partial progress is never invisible").
 public enum MarkKind: String, CaseIterable, Hashable, Sendable {
-    case stroke, slash, cross, box, line, diagonal
+    case stroke, slash, cross, box, line, diagonal, progress
+
+    /// Whether the mark is filled rather than stroked.
+    public var isFilled: Bool { self == .progress }
 }
 
 /// The colour roles of SPEC §3. Backends map them to a palette; the core never names a colour.
@@ -41,7 +49,8 @@ public struct Mark: Hashable, Sendable {
     /// row's line, 10,000 for a block's diagonal and the box of a collapsed block, and so on.
     public var unit: UInt64
     public var color: ColorToken
-    /// The pen width in layout units: part of the geometry, so backends draw it as given.
+    /// The pen width in layout units: part of the geometry, so backends draw it as given
+    /// (0 for a filled `progress` mark).
     public var width: Double
     /// Drawn with round caps and joins; a box is its four sides, clockwise from the top.
     public var segments: [Segment]
@@ -97,15 +106,19 @@ public struct Scene: Hashable, Sendable {
     public let marks: [Mark]
 
     /// The scene for a count. `detail` defaults to every mark.
-    public init(count: TallyCount, detail: Detail = .full) {
+    /// - Parameter frame: a frame to draw in (SPEC §2, `--frame`); nil, or a unit too small to
+    ///   hold the count, gives the count's own frame.
+    public init(count: TallyCount, frame level: UnitLevel? = nil, detail: Detail = .full) {
+        let own = UnitLevel.frame(for: count)
+        let level = max(level ?? own, own)
         self.count = count
         self.detail = detail
-        self.frame = Frame(for: count)
-        self.marks = SceneBuilder.marks(count: count.value, frame: frame.level, detail: detail)
+        self.frame = Frame(level: level)
+        self.marks = SceneBuilder.marks(count: count.value, frame: level, detail: detail)
     }
 
     /// The smallest rectangle holding every mark with its pen width (and the control points of
-    /// bowed segments); nil for an empty scene. Renderers use it for `--fit content`.
+    /// bowed segments); nil for an empty scene.
     public var inkBounds: Rect? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for mark in marks {
@@ -127,6 +140,19 @@ public struct Scene: Hashable, Sendable {
         self.frame = frame
         self.detail = detail
         self.marks = marks
+    }
+
+    /// The scene with every pen at least `Proportions.minimumPenPixels` wide when one layout
+    /// unit is `pixelsPerUnit` output pixels (SPEC §2: no pen thinner than 1 output pixel).
+    public func flooringPens(pixelsPerUnit: Double) -> Scene {
+        let floor = Proportions.minimumPenPixels / pixelsPerUnit
+        guard floor.isFinite else { return self }
+        let floored = marks.map { mark in
+            var mark = mark
+            if !mark.kind.isFilled && mark.width < floor { mark.width = floor }
+            return mark
+        }
+        return Scene(count: count, frame: frame, detail: detail, marks: floored)
     }
 
     /// The marks of this scene that `earlier`, a scene of a smaller count, does not have: the

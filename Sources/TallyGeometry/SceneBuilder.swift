@@ -5,8 +5,9 @@
 ///   its gates under a cross; a hundred-block collapses to a box and a cross; a row keeps its
 ///   squares' boxes under one line; a block that is the frame keeps its rows under a diagonal,
 ///   and a block inside a larger structure collapses to a box and the same diagonal.
-/// - **partial**: its complete children in their cap form, then the child being filled, if
-///   the level of detail shows that child's own children.
+/// - **partial**: its complete children in their cap form, then the child being filled: drawn
+///   the same way if the level of detail shows that child's own children, else as a progress
+///   mark (`ProgressMark`), so partial progress is never invisible.
 /// The cap of a complete unit is always drawn; only the detail under it follows the level of detail.
 struct SceneBuilder {
     let detail: Detail
@@ -34,8 +35,13 @@ struct SceneBuilder {
         for index in 0..<complete {
             self.complete(child, at: origin + Layout.childOffset(level, index), isFrame: false)
         }
-        if rest > 0, detail.showsUnits(of: grandchild) {
-            partial(child, count: rest, at: origin + Layout.childOffset(level, complete))
+        guard rest > 0 else { return }
+        let at = origin + Layout.childOffset(level, complete)
+        if detail.showsUnits(of: grandchild) {
+            partial(child, count: rest, at: at)
+        } else if case .automatic(let pixelsPerUnit) = detail {
+            // Too small for its own detail: the child being filled still shows its progress.
+            marks.append(ProgressMark.mark(child, count: rest, at: at, pixelsPerUnit: pixelsPerUnit))
         }
     }
 

@@ -91,6 +91,25 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
         return level
     }
 
+    /// The frames a user can pin (SPEC §2, `--frame`): from the twenty-five-unit up.
+    public static let frames: [UnitLevel] = all.filter { $0 >= smallestFrame }
+
+    /// A frame named as `--frame` accepts it: its capacity in digits (`1000`, `1,000`, `1_000`),
+    /// its name (`thousand-row`), or a short name: `25-unit`, `hundred`, `row` (the thousand-row)
+    /// and `block` (the ten-thousand-block). Case is ignored; nil for anything else.
+    public init?(frameName text: String) {
+        let name = text.lowercased()
+        let digits = name.filter { $0 != "," && $0 != "_" }
+        let aliases: [String: UnitLevel] = ["25-unit": .twentyFive, "hundred": .hundred, "row": .thousandRow, "block": .tenThousandBlock]
+        if let alias = aliases[name] {
+            self = alias
+        } else if let found = Self.frames.first(where: { $0.name == name || (!digits.isEmpty && String($0.capacity) == digits) }) {
+            self = found
+        } else {
+            return nil
+        }
+    }
+
     public static func < (lhs: UnitLevel, rhs: UnitLevel) -> Bool { lhs.rank < rhs.rank }
 
     /// The unit's name in the accessible words: "stroke", "gate", "twenty-five-unit",

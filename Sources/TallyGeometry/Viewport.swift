@@ -59,31 +59,48 @@ public struct Viewport: Hashable, Sendable {
     }
 
     /// - Parameters:
-    ///   - content: what is shown, in layout units: the frame, or the ink for `--fit content`.
-    ///   - side: the side the user fixed, before `scale`; padding is part of it.
+    ///   - content: what is shown, in layout units: the part of the frame the fit shows
+    ///     (`Frame.shown(_:for:)`).
+    ///   - side: the side the user fixed, before `scale`; the margin is part of it.
     ///   - scale: multiplies every pixel length (2 for @2x assets).
-    ///   - padding: pixels of empty margin on every side, before `scale`.
-    public init(content: Rect, side: Side, scale: Double = 1, padding: Double = 0) throws(Problem) {
+    ///   - padding: pixels of empty margin on every side, before `scale`; nil for the default
+    ///     margin, `Proportions.marginShare` of the content's shorter side and at least 1 px.
+    public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil) throws(Problem) {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
-        guard padding.isFinite, padding >= 0 else { throw .notPositive("padding", padding) }
         let requested = side.pixels
         guard requested.isFinite, requested > 0 else { throw .notPositive("size", requested) }
         let fixed = requested * scale
         guard fixed <= Self.maximumSide else { throw .sideTooLarge(fixed) }
-        let pad = padding * scale
-        guard 2 * pad < fixed else { throw .paddingTooLarge(padding) }
-        let inner = fixed - 2 * pad
-        // An empty content (nothing to fit) still gets a square of the frame's smallest size.
+        // An empty content (nothing to fit) still gets a square of the smallest size.
         let contentWidth = max(content.width, 1e-6)
         let contentHeight = max(content.height, 1e-6)
-        let pixelsPerUnit: Double
-        switch side {
-        case .longer: pixelsPerUnit = inner / max(contentWidth, contentHeight)
-        case .width: pixelsPerUnit = inner / contentWidth
-        case .height: pixelsPerUnit = inner / contentHeight
+        // The margin: `pad` pixels, or `margin` layout units (which scale with the picture).
+        var pad = 0.0
+        var margin = 0.0
+        if let padding {
+            guard padding.isFinite, padding >= 0 else { throw .notPositive("padding", padding) }
+            pad = padding * scale
+            guard 2 * pad < fixed else { throw .paddingTooLarge(padding) }
+        } else {
+            margin = min(contentWidth, contentHeight) * Proportions.marginShare
         }
-        let width = max((contentWidth * pixelsPerUnit + 2 * pad).rounded(), 1)
-        let height = max((contentHeight * pixelsPerUnit + 2 * pad).rounded(), 1)
+        func fitted() -> Double {
+            let inner = fixed - 2 * pad
+            switch side {
+            case .longer: return inner / (max(contentWidth, contentHeight) + 2 * margin)
+            case .width: return inner / (contentWidth + 2 * margin)
+            case .height: return inner / (contentHeight + 2 * margin)
+            }
+        }
+        var pixelsPerUnit = fitted()
+        if padding == nil, margin * pixelsPerUnit < 1 {
+            // Never under a pixel, where there is room for one.
+            margin = 0
+            pad = fixed >= 8 ? 1 : 0
+            pixelsPerUnit = fitted()
+        }
+        let width = max(((contentWidth + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)
+        let height = max(((contentHeight + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)
         guard width <= Self.maximumSide else { throw .sideTooLarge(width) }
         guard height <= Self.maximumSide else { throw .sideTooLarge(height) }
         guard width * height <= Self.maximumPixels else { throw .tooManyPixels(width * height) }

@@ -27,17 +27,21 @@ func lowercasedExtension(of path: String) -> String? {
 /// Everything but the count that decides the bytes: size, look, motion and format.
 public struct RenderSettings: Hashable, Sendable {
     public enum Style: String, CaseIterable, Sendable { case clean, ink }
-    public enum Fit: String, CaseIterable, Sendable { case frame, content }
 
     public var format: OutputFormat
     /// The side the caller fixed; nil: the default longer side of 256 px.
     public var side: Viewport.Side?
     public var scale: Double
-    public var padding: Double
+    /// The margin in pixels on every side, inside the size; nil: the default margin
+    /// (`Proportions.marginShare` of the tally's shorter side, at least 1 px).
+    public var padding: Double?
     public var appearance: Appearance
     public var style: Style
     public var seed: UInt64
-    public var fit: Fit
+    /// Which part of the frame is shown (SPEC §2); nil: `.content`, or `.frame` when a frame is pinned.
+    public var fit: Fit?
+    /// A frame pinned for a sequence of counts (SPEC §2, `--frame`); nil: each count's own frame.
+    public var frame: UnitLevel?
     /// nil: automatic, except for JSON without a size, which is full (SPEC §6).
     public var detail: Detail.Mode?
     public var label: String?
@@ -47,9 +51,9 @@ public struct RenderSettings: Hashable, Sendable {
     /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
     public var documentDate: Int64
 
-    public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double = 0,
-                appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit = .frame,
-                detail: Detail.Mode? = nil, label: String? = nil, animate: Bool = false, animateFrom: TallyCount? = nil,
+    public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
+                appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
+                frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, animate: Bool = false, animateFrom: TallyCount? = nil,
                 documentDate: Int64 = 0) {
         self.format = format
         self.side = side
@@ -59,6 +63,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.style = style
         self.seed = seed
         self.fit = fit
+        self.frame = frame
         self.detail = detail
         self.label = label
         self.animate = animate
@@ -74,6 +79,8 @@ public enum RenderError: Error, Hashable, Sendable {
     case animationNeedsSVG(OutputFormat)
     /// `--animate-from` beyond the count.
     case animateFromBeyondCount(TallyCount, TallyCount)
+    /// A count that does not fit in the pinned frame (`--frame`).
+    case countBeyondFrame(TallyCount, UnitLevel)
     /// A backend that this build does not have.
     case formatUnavailable(OutputFormat)
     /// A backend failed (Cairo's status, say), in its own words.
@@ -82,22 +89,28 @@ public enum RenderError: Error, Hashable, Sendable {
 
 /// count → scene → bytes. Every setting is checked, and every limit, before a mark is made.
 public enum Renderer {
-    /// The scene the settings draw for a count, with the viewport it is drawn into.
+    /// The scene the settings draw for a count, with the viewport it is drawn into, and the
+    /// same scene before the ink style and the pen floor (what `--animate-from` compares).
+    ///
+    /// The order is SPEC §2's: the frame, then the fit, then the viewport (size and margin), and
+    /// only then the level of detail and the pen floor, at the final output scale.
     public static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (scene: Scene, viewport: Viewport, clean: Scene) {
+        if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
+        let frame = Frame(level: settings.frame ?? UnitLevel.frame(for: count))
+        let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
-        let frameViewport = try viewport(Frame(for: count).rect, side, settings)
+        let viewport = try viewport(frame.shown(fit, for: count), side, settings)
         if (settings.animate || settings.animateFrom != nil) && settings.format != .svg {
             throw .animationNeedsSVG(settings.format)
         }
         if let from = settings.animateFrom, from > count { throw .animateFromBeyondCount(from, count) }
-        let mode = settings.detail ?? (settings.format == .json && settings.side == nil ? .full : .automatic)
-        let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: frameViewport.pixelsPerUnit)
-        let clean = Scene(count: count, detail: detail)
-        let scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
-        var viewport = frameViewport
-        if settings.fit == .content, let ink = scene.inkBounds {
-            viewport = try self.viewport(ink, side, settings)
-        }
+        // A JSON scene without a size has no output scale: every mark, pens as designed.
+        let scaled = settings.format != .json || settings.side != nil
+        let mode = settings.detail ?? (scaled ? .automatic : .full)
+        let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
+        let clean = Scene(count: count, frame: frame.level, detail: detail)
+        var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
+        if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
         return (scene, viewport, clean)
     }
 
@@ -105,11 +118,12 @@ public enum Renderer {
         let (scene, viewport, clean) = try layout(count, settings)
         switch settings.format {
         case .json:
-            return Array(SceneJSON.encode(scene).utf8)
+            return Array(SceneJSON.encode(scene, viewport: settings.side == nil ? nil : viewport).utf8)
         case .svg:
             var animated: [Bool]?
             if let from = settings.animateFrom {
-                animated = clean.marksNew(since: Scene(count: from, detail: clean.detail))
+                // The earlier count in the same frame, so forms that depend on the frame compare alike.
+                animated = clean.marksNew(since: Scene(count: from, frame: clean.frame.level, detail: clean.detail))
             } else if settings.animate {
                 animated = Array(repeating: true, count: scene.marks.count)
             }

@@ -41,12 +41,19 @@ public struct SVGOptions: Hashable, Sendable {
 /// Compact by construction: one `<path>` a mark, whose colour and pen come from a class rule
 /// shared by every mark of the same kind (and unit, where a scene has several), so no style is
 /// repeated per element.
+///
+/// Bounded numbers (SPEC §5): the user units of the SVG are layout units divided by a power of
+/// ten (`unitDivisor`) chosen so that the `viewBox` and every coordinate stay below 10⁶ in
+/// magnitude for every count; browsers, whose graphics engines lose precision on huge numbers,
+/// then draw Int64.max as well as 5.
 public enum SVGRenderer {
     public static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
         let id = sanitizedID(options.id)
-        let digits = precision(for: viewport.visible)
+        let divisor = unitDivisor(frame: scene.frame, visible: viewport.visible)
+        let visible = Rect(minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
+                           width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
+        let digits = precision(for: visible)
         var out = TextBuffer(capacity: 256 + scene.marks.count * 48)
-        let visible = viewport.visible
 
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\" ")
         if let position = options.position {
@@ -74,7 +81,7 @@ public enum SVGRenderer {
         let varyingWidth = classes.hasVaryingWidths
         let timings = options.animated.map { Motion.timings(for: scene.marks, animated: $0) }
         out.append("<style>")
-        appendStyle(&out, id: id, classes: classes, appearance: options.appearance, digits: digits,
+        appendStyle(&out, id: id, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
                     animated: timings?.contains { $0 != nil } ?? false)
         out.append("</style>\n")
 
@@ -96,9 +103,9 @@ public enum SVGRenderer {
             let timing = timings?[index] ?? nil
             if timing != nil { out.append(" a") }
             out.append("\"")
-            if varyingWidth {
+            if varyingWidth && !mark.kind.isFilled {
                 out.append(" stroke-width=\"")
-                out.append(mark.width, digits: digits, leadingZero: false)
+                out.append(mark.width / divisor, digits: digits, leadingZero: false)
                 out.append("\"")
             }
             if let timing {
@@ -113,11 +120,21 @@ public enum SVGRenderer {
                 out.append("\"")
             }
             out.append(" d=\"")
-            appendPath(&out, mark, digits: digits)
+            appendPath(&out, mark, digits: digits, divisor: divisor)
             out.append("\"/>\n")
         }
         out.append("</svg>\n")
         return out.bytes
+    }
+
+    /// The power of ten that layout units are divided by in the SVG: 1 while the frame and the
+    /// visible box stay under 10⁵, else large enough to bring them there (10⁶ for Int64.max's
+    /// frame of about 1.5 × 10¹¹), leaving room below SPEC's 10⁶ for margins and ink bows.
+    static func unitDivisor(frame: Frame, visible: Rect) -> Double {
+        let extent = max(frame.width, frame.height, abs(visible.minX), abs(visible.minY), abs(visible.maxX), abs(visible.maxY))
+        var divisor = 1.0
+        while extent / divisor >= 1e5 { divisor *= 10 }
+        return divisor
     }
 
     /// Decimals enough for a fraction of a pixel at the largest sizes (the last digit at most a
@@ -139,37 +156,37 @@ public enum SVGRenderer {
         return text.isEmpty || !(text.unicodeScalars.first!.properties.isAlphabetic) ? "tally" + text : text
     }
 
-    private static func appendNumbers(_ out: inout TextBuffer, _ numbers: [Double], digits: Int) {
+    private static func appendNumbers(_ out: inout TextBuffer, _ numbers: [Double], digits: Int, divisor: Double = 1) {
         for (index, number) in numbers.enumerated() {
             if index > 0 { out.append(byte: UInt8(ascii: " ")) }
-            out.append(number, digits: digits, leadingZero: false)
+            out.append(number / divisor, digits: digits, leadingZero: false)
         }
     }
 
     /// Path data for the core's path: axis-parallel lines use `H` and `V`, bows `Q`.
-    private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int) {
+    private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
         var current = Point(0, 0)
         for element in mark.path {
             switch element {
             case .move(let point):
                 out.append(byte: UInt8(ascii: "M"))
-                appendNumbers(&out, [point.x, point.y], digits: digits)
+                appendNumbers(&out, [point.x, point.y], digits: digits, divisor: divisor)
                 current = point
             case .line(let point) where point.y == current.y:
                 out.append(byte: UInt8(ascii: "H"))
-                out.append(point.x, digits: digits, leadingZero: false)
+                out.append(point.x / divisor, digits: digits, leadingZero: false)
                 current = point
             case .line(let point) where point.x == current.x:
                 out.append(byte: UInt8(ascii: "V"))
-                out.append(point.y, digits: digits, leadingZero: false)
+                out.append(point.y / divisor, digits: digits, leadingZero: false)
                 current = point
             case .line(let point):
                 out.append(byte: UInt8(ascii: "L"))
-                appendNumbers(&out, [point.x, point.y], digits: digits)
+                appendNumbers(&out, [point.x, point.y], digits: digits, divisor: divisor)
                 current = point
             case .quadratic(let control, let end):
                 out.append(byte: UInt8(ascii: "Q"))
-                appendNumbers(&out, [control.x, control.y, end.x, end.y], digits: digits)
+                appendNumbers(&out, [control.x, control.y, end.x, end.y], digits: digits, divisor: divisor)
                 current = end
             case .close:
                 out.append(byte: UInt8(ascii: "Z"))
@@ -178,17 +195,28 @@ public enum SVGRenderer {
     }
 
     private static func appendStyle(_ out: inout TextBuffer, id: String, classes: MarkClasses, appearance: Appearance,
-                                    digits: Int, animated: Bool) {
+                                    digits: Int, divisor: Double, animated: Bool) {
         let scope = "#\(id) "
         out.append("\(scope)path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
         // The first palette carries the pens; the dark override under `auto` only recolours.
         func appendColors(dark: Bool, withPens: Bool) {
             let palette = appearance.palette(dark: dark)
             for rule in classes.rules {
+                if rule.isFilled {
+                    // A progress mark is a light fill, never a pen (SPEC §2).
+                    out.append(scope + rule.selector + "{fill:" + palette[rule.color].css)
+                    if withPens {
+                        out.append(";fill-opacity:")
+                        out.append(Proportions.progressOpacity, digits: 3, leadingZero: false)
+                        out.append(";stroke:none")
+                    }
+                    out.append("}")
+                    continue
+                }
                 out.append(scope + rule.selector + "{stroke:" + palette[rule.color].css)
                 if withPens, let width = rule.width {
                     out.append(";stroke-width:")
-                    out.append(width, digits: digits, leadingZero: false)
+                    out.append(width / divisor, digits: digits, leadingZero: false)
                 }
                 out.append("}")
             }
@@ -215,6 +243,8 @@ struct MarkClasses {
     struct Rule {
         var selector: String
         var color: ColorToken
+        /// A filled kind (`progress`): a fill rule instead of a pen.
+        var isFilled: Bool
         /// nil where pens vary mark by mark (the ink style) and each path carries its own.
         var width: Double?
     }
@@ -243,7 +273,7 @@ struct MarkClasses {
             for unit in (units[kind] ?? []).sorted() {
                 let mark = first["\(kind.rawValue) \(unit)"]!
                 let selector = needsUnit.contains(kind) ? ".\(kind.rawValue).u\(unit)" : ".\(kind.rawValue)"
-                rules.append(Rule(selector: selector, color: mark.color, width: varying ? nil : mark.width))
+                rules.append(Rule(selector: selector, color: mark.color, isFilled: kind.isFilled, width: varying ? nil : mark.width))
             }
         }
     }

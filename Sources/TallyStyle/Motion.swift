@@ -9,6 +9,8 @@ public enum Motion {
         case .slash: 0.2
         // Caps draw in at the pace of a stroke: the design system names no other.
         case .cross, .box, .line, .diagonal: 0.28
+        // A progress fill has no pen to draw in: it is shown at once.
+        case .progress: 0
         }
     }
 
@@ -24,6 +26,7 @@ public enum Motion {
     /// Marks follow each other; when that would take longer than `totalLimit`, their starts are
     /// pulled closer together (they overlap), keeping every duration.
     public static func timings(for marks: [Mark], animated: [Bool]) -> [Timing?] {
+        let animated = zip(marks, animated).map { $1 && duration(of: $0.kind) > 0 }
         let durations = zip(marks, animated).map { $1 ? duration(of: $0.kind) : 0 }
         guard let last = animated.lastIndex(of: true) else { return marks.map { _ in nil } }
         let before = durations[..<last].reduce(0, +)
