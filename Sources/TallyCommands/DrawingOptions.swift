@@ -30,7 +30,7 @@ struct DrawingOptions: ParsableArguments {
     var scale: Double = 1
 
     /// Empty margin around the tally.
-    @Option(help: ArgumentHelp("Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 1).", valueName: "px"))
+    @Option(help: ArgumentHelp("Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 2).", valueName: "px"))
     var padding: Double?
 
     /// The palette.

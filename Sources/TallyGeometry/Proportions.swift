@@ -68,7 +68,9 @@ public enum Proportions {
     // MARK: The image
 
     /// The default margin on every side, as a share of the shorter side of what is shown (so a
-    /// wide row gets as much margin as a square of its height), and never under 1 output pixel:
-    /// no mark touches the image's edge.
+    /// wide row gets as much margin as a square of its height): no mark touches the image's edge.
     public static let marginShare = 1.0 / 24
+    /// The default margin is never under this many output pixels (where the image has room):
+    /// enough for a pen widened to 1 px and the rounding of the image to whole pixels.
+    public static let minimumMarginPixels = 2.0
 }

@@ -64,7 +64,8 @@ public struct Viewport: Hashable, Sendable {
     ///   - side: the side the user fixed, before `scale`; the margin is part of it.
     ///   - scale: multiplies every pixel length (2 for @2x assets).
     ///   - padding: pixels of empty margin on every side, before `scale`; nil for the default
-    ///     margin, `Proportions.marginShare` of the content's shorter side and at least 1 px.
+    ///     margin, `Proportions.marginShare` of the content's shorter side and at least
+    ///     `Proportions.minimumMarginPixels`.
     public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil) throws(Problem) {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
         let requested = side.pixels
@@ -93,10 +94,10 @@ public struct Viewport: Hashable, Sendable {
             }
         }
         var pixelsPerUnit = fitted()
-        if padding == nil, margin * pixelsPerUnit < 1 {
-            // Never under a pixel, where there is room for one.
+        if padding == nil, margin * pixelsPerUnit < Proportions.minimumMarginPixels {
+            // Never under the minimum, where the image has room for it.
             margin = 0
-            pad = fixed >= 8 ? 1 : 0
+            pad = fixed >= 8 * Proportions.minimumMarginPixels ? Proportions.minimumMarginPixels : 0
             pixelsPerUnit = fitted()
         }
         let width = max(((contentWidth + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)

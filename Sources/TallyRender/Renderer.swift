@@ -33,7 +33,7 @@ public struct RenderSettings: Hashable, Sendable {
     public var side: Viewport.Side?
     public var scale: Double
     /// The margin in pixels on every side, inside the size; nil: the default margin
-    /// (`Proportions.marginShare` of the tally's shorter side, at least 1 px).
+    /// (`Proportions.marginShare` of the tally's shorter side, at least 2 px).
     public var padding: Double?
     public var appearance: Appearance
     public var style: Style

@@ -73,23 +73,23 @@ import Testing
         #expect(histogram(scene(n)) == expectedHistogram(n))
     }
 
+    /// SPEC §2, colours by kind at every rank: lines C1, diagonals C2, boxes C3, crosses C2,
+    /// strokes C1, slashes accent; a progress fill in the strokes' C1. Small scales included, so
+    /// progress marks are checked too.
     @Test func colorsFollowTheDesignSystem() async {
-        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) { digits, raw in
-            for mark in scene(countWithDigits(digits, raw)).marks {
+        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+                            Gen<Bool>.bool) { digits, raw, small in
+            let n = countWithDigits(digits, raw)
+            let detail: Detail = small ? .automatic(pixelsPerUnit: 256 / Frame(for: tallyCount(n)).width) : .full
+            for mark in scene(n, detail).marks {
                 let expected: ColorToken
                 switch mark.kind {
-                case .stroke: expected = .c1
+                case .stroke, .line, .progress: expected = .c1
                 case .slash: expected = .accent
-                case .cross: expected = .c2
+                case .cross, .diagonal: expected = .c2
                 case .box: expected = .c3
-                case .line, .diagonal:
-                    // 10³ C1, 10⁴ C2, 10⁵ C3, 10⁶ C1 …
-                    var exponent = 0
-                    var unit = mark.unit
-                    while unit > 1 { unit /= 10; exponent += 1 }
-                    expected = [ColorToken.c1, .c2, .c3][(exponent - 3) % 3]
                 }
-                #expect(mark.color == expected, "\(mark.kind) of unit \(mark.unit)")
+                #expect(mark.color == expected, "\(mark.kind) of unit \(mark.unit) in \(n)")
             }
         }
     }

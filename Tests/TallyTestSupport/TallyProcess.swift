@@ -63,6 +63,17 @@ public func installedProgram(_ name: String) -> URL? {
     return nil
 }
 
+/// Whether the tests run under CI (`CI` is set), where every outside program is installed and a
+/// missing one is a failure, not a reason to skip.
+public let isCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
+
+/// Whether a test that needs `program` runs: where it is installed, and always under CI, where
+/// the test then fails on `#require` if it is missing. Use with `.enabled(if:_:)`.
+public func canRun(_ program: URL?) -> Bool { program != nil || isCI }
+
+/// Headless Chromium, under either of its Debian names.
+public let chromiumProgram = installedProgram("chromium") ?? installedProgram("chromium-browser")
+
 /// Runs any program and returns its exit status and output; stopped after `timeout` seconds.
 public func runProgram(_ url: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
                        stdin: Data? = nil, timeout: TimeInterval = 120) throws -> TallyRun {
