@@ -35,6 +35,14 @@ import TallyTestSupport
         (["render"], "count"),
         (["render", "5", "--bogus"], "--bogus"),
         (["frobnicate"], "frobnicate"),
+        (["render", "5", "--frame", "7"], "--frame '7'"),
+        (["render", "5", "--frame", "gate"], "--frame 'gate'"),
+        (["render", "5", "--frame", "100000000000000000000"], "hundred-block, row or block"),
+        (["render", "1234", "--frame", "1000"], "count 1,234 does not fit in --frame '1000', a thousand-row of 1,000"),
+        (["render", "101", "--frame", "hundred"], "a hundred-block of 100"),
+        (["batch", "1,2,5000", "--frame", "row", "--out-dir", "/tmp/tally-never-made"], "count 5,000 does not fit"),
+        (["gallery", "1", "26", "--frame", "25", "-f", "svg"], "count 26 does not fit in --frame '25'"),
+        (["render", "5", "--fit", "ink"], "ink"),
     ])
     func badValuesExit64(_ arguments: [String], _ needle: String) throws {
         expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)

@@ -60,6 +60,40 @@ import TallyGeometry
         #expect(forced.count == full.count)
     }
 
+    /// SPEC §5: with a size, the scene carries the viewport (pixels and the layout box shown,
+    /// margin included), so another renderer can reproduce the image; without one it does not.
+    @Test func aSizeAddsTheViewport() throws {
+        let plain = try #require(try JSONSerialization.jsonObject(with: try TallyProcess.run(["render", "137", "-f", "json"]).stdout) as? [String: Any])
+        #expect(plain["viewport"] == nil)
+        let run = try TallyProcess.run(["render", "137", "-f", "json", "--size", "256"])
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let viewport = try #require(object["viewport"] as? [String: Any])
+        let pixels = try #require(viewport["pixels"] as? [String: Double])
+        let box = try #require(viewport["box"] as? [String: Double])
+        let (width, height) = (try #require(pixels["width"]), try #require(pixels["height"]))
+        let (x, y, boxWidth, boxHeight) = (try #require(box["x"]), try #require(box["y"]), try #require(box["width"]), try #require(box["height"]))
+        // 137 shows two squares of its row, 140 × 66 layout units, in a 256 px wide image with a
+        // margin on every side.
+        #expect(width == 256 && height > 100 && height < 140)
+        #expect(x < 0 && y < 0 && x + boxWidth > 140 && y + boxHeight > 66)
+        #expect(abs(boxWidth / boxHeight - width / height) < 0.02)
+        // The PNG of the same arguments has that size.
+        let png = try TallyProcess.run(["render", "137", "-f", "png", "--size", "256"]).stdout
+        #expect(png.count > 24 && png[16..<24].elementsEqual([0, 0, 1, 0, 0, 0, 0, UInt8(height)]))
+    }
+
+    /// A partial unit too small for its detail is a progress mark: a fill with its opacity.
+    @Test func progressMarksAreFillsWithAnOpacity() throws {
+        let marks = try marks(try TallyProcess.run(["render", "10001", "-f", "json", "--size", "64"]))
+        let progress = marks.filter { $0["kind"] as? String == "progress" }
+        #expect(progress.count == 1)
+        let mark = try #require(progress.first)
+        #expect(mark["color"] as? String == "c1" && mark["width"] as? Double == 0 && mark["opacity"] as? Double == 0.35)
+        #expect(mark["unit"] as? Int == 10_000)
+        // No mark of the full scene's detail inside the partial block: only the progress mark.
+        #expect(marks.filter { ($0["unit"] as? Int ?? 0) < 10_000 }.isEmpty)
+    }
+
     @Test func theFormatFollowsTheExtension() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

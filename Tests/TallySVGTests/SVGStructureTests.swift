@@ -98,12 +98,40 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
         #expect(abs(viewBox[0] + 3.75) < 0.01 && abs(viewBox[2] - 37.5) < 0.01)
     }
 
-    @Test func fitContentCropsToTheInk() throws {
-        let frame = try parsed(try render(1, RenderSettings(side: .height(100))))
-        let content = try parsed(try render(1, RenderSettings(side: .height(100), fit: .content)))
-        #expect(frame.attributes["width"] == "100")
-        // One stroke is tall and thin.
-        #expect(Int(content.attributes["width"]!)! < 20)
+    /// SPEC §2: content (the default) shows the cells that hold the count and fills the image;
+    /// frame shows the whole frame, the same size for every count of it; --frame pins a frame.
+    @Test func fitContentFrameAndPinnedFrames() throws {
+        func size(_ root: XMLElement) -> (Int, Int) { (Int(root.attributes["width"]!)!, Int(root.attributes["height"]!)!) }
+        let content = try parsed(try render(137))
+        let frame = try parsed(try render(137, RenderSettings(fit: .frame)))
+        // Two squares of a row (140 × 66) against the whole row (732 × 66).
+        #expect(size(content).0 == 256 && size(content).1 > 100)
+        #expect(size(frame).0 == 256 && size(frame).1 < 40)
+        // Every count of one frame gives one size under --fit frame …
+        #expect(size(try parsed(try render(101, RenderSettings(fit: .frame)))) == size(frame))
+        #expect(size(try parsed(try render(999, RenderSettings(fit: .frame)))) == size(frame))
+        // … and under a pinned frame, counts of smaller frames too.
+        let pinned = RenderSettings(frame: .tenThousandBlock)
+        let sizes = try [0, 7, 26, 137, 1_234, 10_000].map { size(try parsed(try render($0, pinned))) }
+        #expect(Set(sizes.map { "\($0)" }).count == 1, "\(sizes)")
+    }
+
+    /// SPEC §5: the viewBox and every number in the SVG stay below 10⁶ in magnitude for every count.
+    @Test func numbersStayBelowAMillion() async {
+        let variants: [RenderSettings] = [RenderSettings(), RenderSettings(detail: .full), RenderSettings(fit: .frame),
+                                          RenderSettings(side: .longer(4096), style: .ink, seed: 2),
+                                          RenderSettings(side: .longer(300), frame: .largest)]
+        await propertyCheck(count: 200, input: Gen<Int>.value(in: 10...19), Gen<UInt64>.value(in: 0...UInt64.max),
+                            Gen<Int>.value(in: 0...4)) { digits, raw, variant in
+            let count = min(raw % (0..<digits).reduce(UInt64(1)) { value, _ in value * 10 }, UInt64(Int64.max))
+            let text = String(decoding: try render(count, variants[variant]), as: UTF8.self)
+            // Not coordinates: the count itself and the unit classes (`u1000000`).
+            let body = text.replacingOccurrences(of: "data-count=\"\(count)\"", with: "")
+                .replacingOccurrences(of: "u[0-9]+", with: "", options: .regularExpression)
+            let numbers = body.split(whereSeparator: { !"0123456789.-".contains($0) }).compactMap { Double($0) }
+            let largest = numbers.map(abs).max() ?? 0
+            #expect(largest < 1e6, "count \(count), variant \(variant): \(largest)")
+        }
     }
 
     @Test func theEmptyTallyIsAnEmptyFrame() throws {
