@@ -4,7 +4,7 @@ import TallyRender
 import TallyStyle
 
 /// What `Snapshots/` holds: the scene, SVG and PNG of every threshold, and for a subset of
-/// counts the dark, auto, ink, animated and fit-content variants. File names say what they
+/// counts the dark, auto, ink, animated, fit-frame and 64 px variants. File names say what they
 /// hold: `Snapshots/<format>/tally-<count>.<variant>.<extension>`.
 enum SnapshotCatalog {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -30,7 +30,9 @@ enum SnapshotCatalog {
         Variant(name: "auto", formats: [.svg], settings: RenderSettings(appearance: Appearance(theme: .auto))),
         Variant(name: "ink", formats: [.svg, .png], settings: RenderSettings(style: .ink, seed: 1)),
         Variant(name: "animate", formats: [.svg], settings: RenderSettings(animate: true)),
-        Variant(name: "fit-content", formats: [.svg, .png], settings: RenderSettings(fit: .content)),
+        Variant(name: "fit-frame", formats: [.svg, .png], settings: RenderSettings(fit: .frame)),
+        // The smallest size SPEC's partial-progress rule names: level of detail, pens and progress marks.
+        Variant(name: "64px", formats: [.svg, .png], settings: RenderSettings(side: .longer(64))),
     ]
 
     /// Never record in a normal run, so a missing reference fails; `make snapshots` sets
