@@ -25,3 +25,19 @@ extension Detail {
         }
     }
 }
+
+/// SPEC §2, "Level of detail": no pen thinner than 1 output pixel.
+extension Scene {
+    /// The scene with every pen at least `Proportions.minimumPenPixels` wide when one layout
+    /// unit is `pixelsPerUnit` output pixels (SPEC §2: no pen thinner than 1 output pixel).
+    public func flooringPens(pixelsPerUnit: Double) -> Scene {
+        let floor = Proportions.minimumPenPixels / pixelsPerUnit
+        guard floor.isFinite else { return self }
+        let floored = marks.map { mark in
+            var mark = mark
+            if !mark.kind.isFilled && mark.width < floor { mark.width = floor }
+            return mark
+        }
+        return Scene(count: count, frame: frame, detail: detail, marks: floored)
+    }
+}
