@@ -27,6 +27,30 @@ import TallyTestSupport
         #expect(run.stdout.isEmpty)
     }
 
+    /// SPEC §2: a pinned frame gives a whole sequence one size and one scale (a flipbook).
+    @Test func aPinnedFrameGivesEveryFileOneSize() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let run = try TallyProcess.run(["batch", "0...120", "--frame", "row", "-f", "svg", "--out-dir", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        var sizes: Set<String> = []
+        for count in 0...120 {
+            let text = try String(contentsOf: out.appendingPathComponent("tally-\(count).svg"), encoding: .utf8)
+            // width, height and viewBox: the root's attributes between `width=` and `role=`.
+            let start = try #require(text.range(of: " width="))
+            let end = try #require(text.range(of: " role=", range: start.upperBound..<text.endIndex))
+            sizes.insert(String(text[start.lowerBound..<end.lowerBound]))
+        }
+        #expect(sizes.count == 1, "\(sizes.count) different sizes: \(Array(sizes).prefix(3))")
+        // Without a pinned frame the default fit follows each count.
+        let free = try TallyProcess.run(["batch", "7,137", "-f", "svg", "--out-dir", out.path])
+        #expect(free.status == 0)
+        let seven = try String(contentsOf: out.appendingPathComponent("tally-7.svg"), encoding: .utf8)
+        let other = try String(contentsOf: out.appendingPathComponent("tally-137.svg"), encoding: .utf8)
+        #expect(seven.contains("height=\"256\"") && !other.contains("height=\"256\""))
+    }
+
     @Test func parallelWritesTheSameBytesAsOneAtATime() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
