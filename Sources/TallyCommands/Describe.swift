@@ -23,10 +23,16 @@ struct Describe: ParsableCommand {
     @Flag(help: "Print the structure as JSON: count, title, description, frame and units.")
     var json = false
 
+    /// The frame the JSON names, as for render.
+    @Option(help: ArgumentHelp("The frame the count is drawn in, as for render: 25, 100, 1000, … or a name such as row.", valueName: "unit"))
+    var frame: String?
+
     func run() throws {
         let count = try Values.count(count)
+        let level = try frame.map { text throws(CommandFailure) in try Values.frame(text) }
+        if let level, level.capacity < count.value { throw Values.countBeyondFrame(count, level, frame ?? "") }
         if json {
-            print(DescriptionJSON.encode(count), terminator: "")
+            print(DescriptionJSON.encode(count, frame: level), terminator: "")
         } else {
             print(Words.title(for: count))
             print(Words.description(for: count))

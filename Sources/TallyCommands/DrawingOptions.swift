@@ -124,11 +124,7 @@ struct DrawingOptions: ParsableArguments {
 
     /// The frame after `--frame`, if any.
     func pinnedFrame() throws(CommandFailure) -> UnitLevel? {
-        guard let frame else { return nil }
-        guard let level = UnitLevel(frameName: frame) else {
-            throw .usage("--frame '\(Values.printable(frame))' is not a frame; use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block")
-        }
-        return level
+        try frame.map { text throws(CommandFailure) in try Values.frame(text) }
     }
 
     /// SPEC §5: PDF dates come from `SOURCE_DATE_EPOCH` when it is set, else a fixed date.
@@ -158,7 +154,7 @@ struct DrawingOptions: ParsableArguments {
         case .animationNeedsSVG(let format):
             return .usage("--animate is for SVG output; the format is \(format.rawValue)")
         case .countBeyondFrame(let count, let level):
-            return .usage("count \(count) does not fit in --frame '\(Values.printable(frame ?? ""))', a \(level.name) of \(Words.grouped(level.capacity)); pin a frame of at least the count, or none")
+            return Values.countBeyondFrame(count, level, frame ?? "")
         case .animateFromBeyondCount(let from, let count):
             return .usage("--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count")
         case .formatUnavailable(let format):

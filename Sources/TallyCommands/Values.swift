@@ -14,6 +14,19 @@ enum Values {
         }
     }
 
+    /// A frame as `--frame` names it (SPEC §2): a capacity or a unit's name.
+    static func frame(_ text: String) throws(CommandFailure) -> UnitLevel {
+        guard let level = UnitLevel(frameName: text) else {
+            throw .usage("--frame '\(printable(text))' is not a frame; use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block")
+        }
+        return level
+    }
+
+    /// The message for a count larger than the pinned frame.
+    static func countBeyondFrame(_ count: TallyCount, _ level: UnitLevel, _ text: String) -> CommandFailure {
+        .usage("count \(count) does not fit in --frame '\(printable(text))', a \(level.name) of \(Words.grouped(level.capacity)); pin a frame of at least the count, or none")
+    }
+
     /// The format after -f, else the extension of -o, else `fallback` (standard output).
     static func format<Format: RawRepresentable & CaseIterable>(explicit: Format?, output: String?, fallback: Format,
                                                                 fromExtension: (String) -> Format?) throws(CommandFailure) -> Format

@@ -81,8 +81,9 @@ public enum SceneJSON {
 
 /// `tally describe --json`: the structure of a count as data.
 public enum DescriptionJSON {
-    public static func encode(_ count: TallyCount) -> String {
-        let frame = UnitLevel.frame(for: count)
+    /// - Parameter frame: a pinned frame (`--frame`); nil, or one too small, for the count's own.
+    public static func encode(_ count: TallyCount, frame pinned: UnitLevel? = nil) -> String {
+        let frame = max(pinned ?? UnitLevel.frame(for: count), UnitLevel.frame(for: count))
         let structure = Words.structure(of: count).map { part in
             JSONText.object([
                 ("unit", String(part.level.capacity)),

@@ -23,6 +23,14 @@ import TallyTestSupport
         #expect(structure.map { $0["unit"] as? Int } == [10_000, 1])
     }
 
+    @Test func aPinnedFrameIsTheFrameOfTheJSON() throws {
+        let run = try TallyProcess.run(["describe", "137", "--json", "--frame", "block"])
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let frame = try #require(object["frame"] as? [String: Any])
+        #expect(frame["unit"] as? Int == 10_000 && frame["name"] as? String == "ten-thousand-block")
+        expectOneLineError(try TallyProcess.run(["describe", "137", "--frame", "100"]), status: 64, mentioning: "does not fit in --frame '100'")
+    }
+
     @Test func describesNothingAndOne() throws {
         #expect(try TallyProcess.run(["describe", "0"]).text == "No tally marks\nAn empty frame\n")
         #expect(try TallyProcess.run(["describe", "1"]).text == "1 tally mark\n1 stroke\n")
