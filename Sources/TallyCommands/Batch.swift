@@ -91,7 +91,7 @@ struct Batch: ParsableCommand {
         if let failure = run.failure { throw failure }
         let elapsed = (ContinuousClock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        FileHandle.standardError.write(Data(Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir).utf8))
+        StandardError.send(Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir))
     }
 
     static func summary(files: UInt64, bytes: Int, seconds: Double, directory: String) -> String {
@@ -254,12 +254,12 @@ final class Progress: @unchecked Sendable {
             let width = 30
             let filled = Int(Double(width) * Double(done) / Double(max(total, 1)))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(Words.grouped(done))/\(Words.grouped(total))".utf8))
+            StandardError.send("\r[\(bar)] \(Words.grouped(done))/\(Words.grouped(total))")
         }
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.send("\r\u{1B}[K")
     }
 }

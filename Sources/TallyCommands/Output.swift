@@ -25,8 +25,7 @@ enum Output {
     /// Fails with exit 73 when the file cannot be created and 74 when writing fails.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         let shown = Values.printable(path)
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let (directory, name) = Self.split(path)
         guard !name.isEmpty, name != ".", name != ".." else {
             throw CommandFailure(.cannotCreate, "cannot create '\(shown)': not a file name")
         }
@@ -42,7 +41,7 @@ enum Output {
                 return
             }
         }
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).tally-XXXXXX").utf8CString)
+        var template = Array((directory + "/.\(name).tally-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
@@ -68,6 +67,15 @@ enum Output {
             unlink(temporary)
             throw failure
         }
+    }
+
+    /// A path's folder and last component, split at the last `/` by hand (Foundation's
+    /// `deletingLastPathComponent` traps on some one-character paths): `a` → (`.`, `a`),
+    /// `/a` → (`/`, `a`), `d/a` → (`d`, `a`), `a/` → (`a`, ``) — an empty name, refused.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(CommandFailure) {

@@ -54,7 +54,7 @@ public struct Tally: ParsableCommand {
     }
 
     static func reportError(_ message: String) {
-        FileHandle.standardError.write(Data("tally: error: \(message)\n".utf8))
+        StandardError.send("tally: error: \(message)\n")
     }
 
     /// A leading `-` makes the parser read `-1` as an unknown option, even after `--`; name the

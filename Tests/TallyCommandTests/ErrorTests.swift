@@ -48,6 +48,40 @@ import TallyTestSupport
         expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
     }
 
+    /// Issue 11, item 1: a closed or full standard error used to crash tally (SIGILL, 132).
+    @Test func anUnwritableStandardErrorIsNoCrash() throws {
+        let shell = try #require(installedProgram("sh"))
+        let tally = TallyProcess.executable.path
+        for redirect in ["2>&-", "2>/dev/full"] {
+            let run = try runProgram(shell, ["-c", "'\(tally)' render -5 \(redirect)"])
+            #expect(run.status == 64, "render -5 \(redirect)")
+        }
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("o").path
+        let batch = try runProgram(shell, ["-c", "'\(tally)' batch 1...50 --out-dir '\(out)' 2>/dev/full"])
+        #expect(batch.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == 50)
+    }
+
+    /// Issue 11, item 2: one-character and trailing-slash paths used to crash (132). A plain name
+    /// is written beside the working folder; a path without a file name is exit 73.
+    @Test(arguments: [("a", Int32(0)), (".", 73), ("./", 73), ("a/", 73), ("sub/", 73)])
+    func shortAndTrailingSlashPathsAreNoCrash(_ path: String, _ status: Int32) throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try TallyProcess.run(["render", "5", "-f", "svg", "-o", path], directory: directory)
+        #expect(run.status == status, "-o \(path): \(run.stderr)")
+        if status == 0 {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [path])
+        } else {
+            expectOneLineError(run, status: status, mentioning: "'\(path)'")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        }
+        let gallery = try TallyProcess.run(["gallery", "1", "-f", "html", "-o", "g"], directory: directory)
+        #expect(gallery.status == 0)
+    }
+
     @Test func anOutputThatCannotBeCreatedExits73() throws {
         let run = try TallyProcess.run(["render", "5", "-o", "/nonexistent-folder/t.json"])
         expectOneLineError(run, status: 73, mentioning: "/nonexistent-folder/t.json")
