@@ -82,7 +82,7 @@ struct DrawingOptions: ParsableArguments {
     var detail: Detail.Mode?
 
     /// The accessible title.
-    @Option(help: ArgumentHelp("The accessible title, instead of \"137 tally marks\".", valueName: "text"))
+    @Option(help: ArgumentHelp("The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title.", valueName: "text"))
     var label: String?
 
     func validate() throws {

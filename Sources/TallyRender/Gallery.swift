@@ -7,7 +7,8 @@ import TallySVG
 /// `tally gallery`: a labelled contact sheet of counts, for documentation pages.
 ///
 /// Each count is drawn with the same settings into a square tile, centred, with its count
-/// below; tiles run left to right in rows of up to six.
+/// below; tiles run left to right in rows of up to six, as evenly filled as that allows (seven
+/// tiles are two rows of four and three, never six and one). `--label` titles the sheet.
 public enum Gallery {
     public enum Format: String, CaseIterable, Sendable {
         case svg, png, pdf, html
@@ -64,8 +65,9 @@ public enum Gallery {
         tileSettings.animate = false
         tileSettings.animateFrom = nil
         tileSettings.side = settings.side ?? .longer(defaultTile)
-        let columns = min(max(counts.count, 1), Self.columns)
-        let rows = (counts.count + columns - 1) / columns
+        let tileCount = max(counts.count, 1)
+        let rows = (tileCount + Self.columns - 1) / Self.columns
+        let columns = (tileCount + rows - 1) / rows
         let tile = tileSide(settings)
         let width = 2 * margin + Double(columns) * tile + Double(columns - 1) * gap
         let height = 2 * margin + Double(rows) * (tile + labelHeight) + Double(max(rows - 1, 0)) * gap
@@ -95,7 +97,7 @@ public enum Gallery {
 
     public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem) -> [UInt8] {
         let sheet = try layout(counts, settings)
-        let title = "Tally gallery: " + (counts.count == 1 ? "1 count" : "\(counts.count) counts")
+        let title = settings.label ?? ("Tally gallery: " + (counts.count == 1 ? "1 count" : "\(counts.count) counts"))
         let description = counts.map { Words.grouped($0.value) }.joined(separator: ", ")
         switch format {
         case .svg: return svg(sheet, settings, title: title, description: description)
@@ -148,7 +150,7 @@ public enum Gallery {
         out.append(sheet.width, digits: 0)
         out.append(" ")
         out.append(sheet.height, digits: 0)
-        out.append("\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(title)</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n")
+        out.append("\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(XMLText.escaped(title))</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n")
         out.append("<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count") + "#gallery .count{font:\(Int(fontSize))px sans-serif;text-anchor:middle}</style>\n")
         out.append("<rect class=\"paper\" width=\"100%\" height=\"100%\"/>\n")
         for (index, tile) in sheet.tiles.enumerated() {
@@ -169,7 +171,7 @@ public enum Gallery {
         out.append("""
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-        <title>\(title)</title>
+        <title>\(XMLText.escaped(title))</title>
         <style>
         \(sheetStyle(settings, paper: "body", text: "figcaption"))
         body{margin:0;padding:\(Int(margin))px;font:\(Int(fontSize))px/1.3 system-ui,sans-serif}

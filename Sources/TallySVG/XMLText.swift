@@ -1,7 +1,7 @@
 /// Text for XML: markup characters escaped and characters XML 1.0 forbids replaced, so any
 /// user text (a `--label`) reaches the document as text and never as markup.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
+package enum XMLText {
+    package static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -17,6 +17,20 @@ import TallyTestSupport
         }
     }
 
+    /// Issue 10: columns follow the number of tiles (seven are four and three, not six and one),
+    /// and --label titles the sheet, escaped.
+    @Test func columnsAreBalancedAndTheLabelIsTheTitle() throws {
+        let run = try TallyProcess.run(["gallery", "99,100,999,1000,9999,10000,10001", "-f", "svg", "--label", "Collapses <&>"])
+        #expect(run.status == 0)
+        // 24 px margins and gaps around 160 px tiles: four columns are 2·24 + 4·160 + 3·24 = 760 px.
+        #expect(run.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"gallery\" width=\"760\""))
+        #expect(run.text.contains("<title id=\"gallery-title\">Collapses &lt;&amp;&gt;</title>"))
+        let six = try TallyProcess.run(["gallery", "1...6", "-f", "svg"])
+        #expect(six.text.contains("width=\"1128\""))   // one full row of six
+        let html = try TallyProcess.run(["gallery", "1,2", "-f", "html", "--label", "Days"])
+        #expect(html.text.contains("<title>Days</title>"))
+    }
+
     @Test func theHTMLPageIsSelfContained() throws {
         let run = try TallyProcess.run(["gallery", "-f", "html"])
         #expect(run.status == 0)
