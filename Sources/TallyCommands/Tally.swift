@@ -32,6 +32,7 @@ public struct Tally: ParsableCommand {
     public static func main(arguments: [String]) -> Int32 {
         TemporaryFiles.shared.prepare()
         do {
+            let arguments = joiningTextValues(arguments)
             try rejectNegativeNumbers(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -57,14 +58,40 @@ public struct Tally: ParsableCommand {
         StandardError.send("tally: error: \(message)\n")
     }
 
+    /// Options whose value is text, where `-5` is a valid value (a label, a file name).
+    static let textOptions: Set<String> = ["--label", "-o", "--output", "--name", "--out-dir"]
+
+    /// `--label -5` as `--label=-5`, so the parser takes a text value that looks like a negative
+    /// number as the value it is, not as an option.
+    static func joiningTextValues(_ arguments: [String]) -> [String] {
+        var joined: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { joined += arguments[index...]; break }
+            if textOptions.contains(argument), index + 1 < arguments.count, isDashNumber(arguments[index + 1]) {
+                joined.append(argument + "=" + arguments[index + 1])
+                index += 2
+            } else {
+                joined.append(argument)
+                index += 1
+            }
+        }
+        return joined
+    }
+
+    /// `-5`, `-1.5`: what the parser would take for an option.
+    static func isDashNumber(_ argument: String) -> Bool {
+        argument.count > 1 && argument.hasPrefix("-")
+            && argument.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+            && argument.dropFirst().contains(where: \.isNumber)
+    }
+
     /// A leading `-` makes the parser read `-1` as an unknown option, even after `--`; name the
     /// value instead, as a negative count or option value.
     static func rejectNegativeNumbers(_ arguments: [String]) throws(CommandFailure) {
         for (index, argument) in arguments.enumerated() {
-            guard argument.count > 1, argument.hasPrefix("-"),
-                  argument.dropFirst().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  argument.dropFirst().contains(where: \.isNumber)
-            else { continue }
+            guard isDashNumber(argument) else { continue }
             let previous = index > 0 ? arguments[index - 1] : ""
             if previous.hasPrefix("-"), previous != "--", !previous.dropFirst().allSatisfy(\.isNumber) {
                 throw .usage("\(previous) '\(argument)' is negative; it must be 0 or more")

@@ -82,6 +82,20 @@ import TallyTestSupport
         #expect(gallery.status == 0)
     }
 
+    /// Issue 11, item 8: text that looks like a negative number is valid text.
+    @Test func textValuesMayLookLikeNegativeNumbers() throws {
+        let labelled = try TallyProcess.run(["render", "5", "-f", "svg", "--label", "-5"])
+        #expect(labelled.status == 0, "\(labelled.stderr)")
+        #expect(labelled.text.contains("<title id=\"tally-title\">-5</title>"))
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try TallyProcess.run(["render", "5", "-f", "svg", "-o", "-5"], directory: directory)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["-5"])
+        // Numbers stay numbers: a negative size is still named as one.
+        expectOneLineError(try TallyProcess.run(["render", "5", "--size", "-5"]), status: 64, mentioning: "--size '-5' is negative")
+    }
+
     @Test func anOutputThatCannotBeCreatedExits73() throws {
         let run = try TallyProcess.run(["render", "5", "-o", "/nonexistent-folder/t.json"])
         expectOneLineError(run, status: 73, mentioning: "/nonexistent-folder/t.json")
