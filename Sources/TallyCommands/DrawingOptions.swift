@@ -139,18 +139,23 @@ struct DrawingOptions: ParsableArguments {
     /// The one-line message for a setting the renderer refused.
     func failure(_ error: RenderError) -> CommandFailure {
         let sideName = width != nil ? "--width" : height != nil ? "--height" : "--size"
-        let limit = "images are at most 16384 px a side and 64 megapixels"
+        let limit = "images are at most 16,384 px a side and 64 megapixels"
         switch error {
         case .viewport(.notPositive(let what, let value)):
             let option = what == "size" ? sideName : "--" + what
-            let number = value.isNaN ? "nan" : DecimalText.fixed(value)
-            return .usage("\(option) '\(number)' must be a positive number")
+            let allowed = what == "padding" ? "a number of pixels, 0 or more" : "a positive number"
+            return .usage("\(option) '\(Values.number(value))' must be \(allowed)")
+        case .viewport(.sideTooSmall(let value)):
+            if !sizeGiven {
+                return .usage("--scale '\(Values.number(scale))' gives a side under 1 px (\(Values.number(value)) px × \(Values.number(scale))); it must give at least 1 px")
+            }
+            return .usage("\(sideName) '\(Values.number(value))' gives a side under 1 px; it must give at least 1 px after --scale")
         case .viewport(.paddingTooLarge(let value)):
-            return .usage("--padding '\(DecimalText.fixed(value))' leaves no room for the tally; it must be less than half the size")
+            return .usage("--padding '\(Values.number(value))' leaves no room for the tally; it must be less than half the size")
         case .viewport(.sideTooLarge(let value)):
-            return .usage("\(sideName) gives a side of \(DecimalText.fixed(value, digits: 0)) px; \(limit)")
+            return .usage("\(sideName) gives a side of \(Values.pixels(value)) px; \(limit)")
         case .viewport(.tooManyPixels(let value)):
-            return .usage("\(sideName) gives \(DecimalText.fixed(value, digits: 0)) pixels; \(limit)")
+            return .usage("\(sideName) gives \(Values.pixels(value)) pixels; \(limit)")
         case .animationNeedsSVG(let format):
             return .usage("--animate is for SVG output; the format is \(format.rawValue)")
         case .countBeyondFrame(let count, let level):

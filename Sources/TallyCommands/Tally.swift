@@ -58,6 +58,9 @@ public struct Tally: ParsableCommand {
         StandardError.send("tally: error: \(message)\n")
     }
 
+    /// Numeric options that must be above 0 (the others may be 0).
+    static let positiveOptions: Set<String> = ["--size", "--width", "--height", "--scale"]
+
     /// Options whose value is text, where `-5` is a valid value (a label, a file name).
     static let textOptions: Set<String> = ["--label", "-o", "--output", "--name", "--out-dir"]
 
@@ -94,7 +97,8 @@ public struct Tally: ParsableCommand {
             guard isDashNumber(argument) else { continue }
             let previous = index > 0 ? arguments[index - 1] : ""
             if previous.hasPrefix("-"), previous != "--", !previous.dropFirst().allSatisfy(\.isNumber) {
-                throw .usage("\(previous) '\(argument)' is negative; it must be 0 or more")
+                let allowed = positiveOptions.contains(previous) ? "a positive number" : "0 or more"
+                throw .usage("\(previous) '\(argument)' is negative; it must be \(allowed)")
             }
             throw .usage("count '\(argument)' is negative; it must be \(Values.countRange)")
         }

@@ -1,3 +1,4 @@
+import TallyEncoding
 import TallyGeometry
 
 /// Reading the values of the command line, with errors that name the value and what is allowed.
@@ -12,6 +13,21 @@ enum Values {
         case .failure(.empty), .failure(.notANumber):
             throw .usage("\(what) '\(printable(text))' is not a number; it must be \(countRange)")
         }
+    }
+
+    /// A number the user gave, for an error message: as typed for the values a fixed-point
+    /// rendering would hide (`inf`, `nan`, `1e+308`, `1e-200`), else with up to 3 decimals.
+    static func number(_ value: Double) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        let magnitude = abs(value)
+        if magnitude >= 1e15 || (magnitude > 0 && magnitude < 0.001) { return "\(value)" }
+        return DecimalText.fixed(value)
+    }
+
+    /// A pixel count or side for an error message, grouped: `268,435,456`.
+    static func pixels(_ value: Double) -> String {
+        value.isFinite && value >= 0 && value < 1.8e19 ? Words.grouped(UInt64(value.rounded())) : number(value)
     }
 
     /// A frame as `--frame` names it (SPEC §2): a capacity or a unit's name.

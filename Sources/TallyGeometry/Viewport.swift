@@ -50,6 +50,8 @@ public struct Viewport: Hashable, Sendable {
     public enum Problem: Error, Hashable, Sendable {
         /// A size, scale or padding that is not a finite number in range.
         case notPositive(String, Double)
+        /// A side under one pixel once scaled (the side the user fixed, before `scale`).
+        case sideTooSmall(Double)
         /// The padding leaves no room for the tally.
         case paddingTooLarge(Double)
         /// A side over `maximumSide` pixels.
@@ -72,6 +74,7 @@ public struct Viewport: Hashable, Sendable {
         guard requested.isFinite, requested > 0 else { throw .notPositive("size", requested) }
         let fixed = requested * scale
         guard fixed <= Self.maximumSide else { throw .sideTooLarge(fixed) }
+        guard fixed >= 1 else { throw .sideTooSmall(requested) }
         // An empty content (nothing to fit) still gets a square of the smallest size.
         let contentWidth = max(content.width, 1e-6)
         let contentHeight = max(content.height, 1e-6)

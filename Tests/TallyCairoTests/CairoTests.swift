@@ -110,7 +110,7 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("t.png").path
         let run = try TallyProcess.run(["render", "5", "--size", "100000", "-o", path])
-        expectOneLineError(run, status: 64, mentioning: "16384")
+        expectOneLineError(run, status: 64, mentioning: "16,384")
         // 16,384 × 16,384 is a side the limit allows but over 64 megapixels.
         let area = try TallyProcess.run(["render", "10000", "--size", "16384", "-o", path])
         expectOneLineError(area, status: 64, mentioning: "megapixels")

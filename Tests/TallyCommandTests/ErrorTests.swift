@@ -24,7 +24,7 @@ import TallyTestSupport
 
     @Test(arguments: [
         (["render", "5", "-f", "gif"], "gif"),
-        (["render", "5", "--size", "100000", "-f", "json"], "16384"),
+        (["render", "5", "--size", "100000", "-f", "json"], "16,384"),
         (["render", "5", "--size", "0", "-f", "json"], "--size"),
         (["render", "5", "--size", "-3", "-f", "json"], "--size"),
         (["render", "5", "--width", "nan", "-f", "json"], "--width"),
@@ -43,6 +43,16 @@ import TallyTestSupport
         (["batch", "1,2,5000", "--frame", "row", "--out-dir", "/tmp/tally-never-made"], "count 5,000 does not fit"),
         (["gallery", "1", "26", "--frame", "25", "-f", "svg"], "count 26 does not fit in --frame '25'"),
         (["render", "5", "--fit", "ink"], "ink"),
+        // Issue 11, items 6 and 7: sub-pixel sizes are refused; messages name the value given.
+        (["render", "5", "--size", "1e-200", "-f", "svg"], "--size '1e-200' gives a side under 1 px"),
+        (["render", "5", "--size", "0.5", "-f", "png"], "--size '0.5' gives a side under 1 px"),
+        (["render", "5", "--scale", "1e-9", "-f", "svg"], "--scale '1e-09' gives a side under 1 px"),
+        (["render", "5", "--size", "inf", "-f", "svg"], "--size 'inf' must be a positive number"),
+        (["render", "5", "--scale", "inf", "-f", "svg"], "--scale 'inf' must be a positive number"),
+        (["render", "5", "--size", "1e308", "-f", "svg"], "a side of 1e+308 px"),
+        (["render", "5", "--size", "-5", "-f", "svg"], "--size '-5' is negative; it must be a positive number"),
+        (["render", "5", "--size", "0", "-f", "svg"], "--size '0' must be a positive number"),
+        (["render", "5", "--width", "16000", "-f", "svg"], "gives 256,000,000 pixels; images are at most 16,384 px a side"),
     ])
     func badValuesExit64(_ arguments: [String], _ needle: String) throws {
         expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)

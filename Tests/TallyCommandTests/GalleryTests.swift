@@ -72,7 +72,7 @@ import TallyTestSupport
         (["gallery", "0...5000"], "1000"),
         (["gallery", "-o", "g.gif"], "g.gif"),
         (["gallery", "--animate"], "--animate"),
-        (["gallery", "--size", "5000"], "16384"),
+        (["gallery", "--size", "5000"], "16,384"),
     ])
     func badGalleriesExit64(_ arguments: [String], _ needle: String) throws {
         expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
