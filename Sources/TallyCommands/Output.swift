@@ -56,7 +56,7 @@ enum Output {
             failure = error
         }
         // Files are created 0600 by mkstemp; give the result the usual mode for new files.
-        if failure == nil { _ = fchmod(descriptor, 0o666 & ~currentUmask()) }
+        if failure == nil { _ = fchmod(descriptor, newFileMode) }
         if close(descriptor) != 0, failure == nil {
             failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
         }
@@ -107,11 +107,15 @@ enum Output {
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
 
-    private static func currentUmask() -> mode_t {
+    /// The mode of new files, `0666` less the umask, read once when the process starts
+    /// (`Tally.main` touches it before any command runs). Reading the umask means setting it, so
+    /// reading it from concurrent batch workers let one worker see another's momentary 0 and
+    /// create a file 0666.
+    static let newFileMode: mode_t = {
         let mask = umask(0)
         umask(mask)
-        return mask
-    }
+        return 0o666 & ~mask
+    }()
 }
 
 /// Temporary files under way, removed if the process is interrupted (SIGINT, SIGTERM, SIGHUP)

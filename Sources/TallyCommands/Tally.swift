@@ -31,6 +31,7 @@ public struct Tally: ParsableCommand {
     /// on stderr, `tally: error: …`, and the exit code of SPEC §6.
     public static func main(arguments: [String]) -> Int32 {
         TemporaryFiles.shared.prepare()
+        _ = Output.newFileMode   // the umask, read once before any worker starts
         do {
             let arguments = joiningTextValues(arguments)
             try rejectNegativeNumbers(arguments)
