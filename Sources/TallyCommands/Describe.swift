@@ -31,11 +31,9 @@ struct Describe: ParsableCommand {
         let count = try Values.count(count)
         let level = try frame.map { text throws(CommandFailure) in try Values.frame(text) }
         if let level, level.capacity < count.value { throw Values.countBeyondFrame(count, level, frame ?? "") }
-        if json {
-            print(DescriptionJSON.encode(count, frame: level), terminator: "")
-        } else {
-            print(Words.title(for: count))
-            print(Words.description(for: count))
-        }
+        let text = json ? DescriptionJSON.encode(count, frame: level)
+                        : Words.title(for: count) + "\n" + Words.description(for: count) + "\n"
+        // Written and checked like every output: a full or closed stdout is exit 74, not 0.
+        try Output.writeToStandardOutput(Array(text.utf8))
     }
 }

@@ -30,6 +30,9 @@ public struct Tally: ParsableCommand {
     /// Runs the command line and returns the process's exit code. Every failure becomes one line
     /// on stderr, `tally: error: …`, and the exit code of SPEC §6.
     public static func main(arguments: [String]) -> Int32 {
+        // A reader that closes the pipe (`tally … | head`) ends tally quietly, as it ends cat:
+        // SIGPIPE's default, restored in case a parent ignored it (which exec would keep).
+        signal(SIGPIPE, SIG_DFL)
         TemporaryFiles.shared.prepare()
         _ = Output.newFileMode   // the umask, read once before any worker starts
         do {
@@ -44,8 +47,13 @@ public struct Tally: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                // --help and --version
-                print(fullMessage(for: error))
+                // --help and --version, checked like every output.
+                do {
+                    try Output.writeToStandardOutput(Array((fullMessage(for: error) + "\n").utf8))
+                } catch {
+                    reportError(error.message)
+                    return error.code.rawValue
+                }
                 return 0
             }
             let message = self.message(for: error)

@@ -92,6 +92,23 @@ import TallyTestSupport
         #expect(gallery.status == 0)
     }
 
+    /// Issue 11, item 5: a full or closed standard output is exit 74 in every command, --help and
+    /// --version included; a reader that closes the pipe ends tally quietly by SIGPIPE (141), as
+    /// it ends cat, even when the parent ignored SIGPIPE.
+    @Test func standardOutputFailuresAreReported() throws {
+        let shell = try #require(installedProgram("bash"))
+        let tally = "'\(TallyProcess.executable.path)'"
+        for command in ["describe 1234 > /dev/full", "--help > /dev/full", "--version > /dev/full",
+                        "render 5 -f svg > /dev/full", "describe 5 >&-"] {
+            let run = try runProgram(shell, ["-c", "\(tally) \(command)"])
+            expectOneLineError(run, status: 74, mentioning: "cannot write to standard output")
+        }
+        for ignore in ["", "trap '' PIPE; "] {
+            let run = try runProgram(shell, ["-c", "\(ignore)\(tally) render 9223372036854775807 --detail full -f json | head -c 10 > /dev/null; echo \"${PIPESTATUS[0]}\""])
+            #expect(run.text == "141\n" && run.stderr.isEmpty, "\(ignore): \(run.text) \(run.stderr)")
+        }
+    }
+
     /// Issue 11, item 8: text that looks like a negative number is valid text.
     @Test func textValuesMayLookLikeNegativeNumbers() throws {
         let labelled = try TallyProcess.run(["render", "5", "-f", "svg", "--label", "-5"])
