@@ -12,10 +12,13 @@ public struct CairoOptions: Hashable, Sendable {
     /// `SOURCE_DATE_EPOCH`, else fixed), so the bytes stay the same from run to run.
     public var documentDate: Int64
 
+    /// - Parameters:
+    ///   - title: any text; control characters and Unicode noncharacters are replaced by U+FFFD
+    ///     (`MetadataText`), so every label fits a PDF's metadata and a PNG's text chunks.
     public init(appearance: Appearance = Appearance(), title: String, description: String, documentDate: Int64 = 0) {
         self.appearance = appearance
-        self.title = title
-        self.description = description
+        self.title = MetadataText.cleaned(title)
+        self.description = MetadataText.cleaned(description)
         self.documentDate = documentDate
     }
 }
@@ -230,5 +233,21 @@ enum PDFDate {
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+    }
+}
+
+/// Text for metadata (PDF title and subject, PNG text chunks): the characters Cairo refuses in a
+/// PDF (Unicode noncharacters such as U+FFFE) and control characters (C0 but tab and newline,
+/// DEL and C1, which PNG's text chunks forbid) become U+FFFD, as the SVG's XML text does.
+enum MetadataText {
+    static func cleaned(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let control = (value < 0x20 && value != 0x09 && value != 0x0A) || (0x7F...0x9F).contains(value)
+            let noncharacter = (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+            out.append(control || noncharacter ? "\u{FFFD}" : scalar)
+        }
+        return String(out)
     }
 }
