@@ -129,6 +129,10 @@ struct Batch: ParsableCommand {
     }
 
     static func readFile(_ path: String) throws(CommandFailure) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .usage("cannot read the count list '\(Values.printable(path))': it is a folder, not a file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .usage("cannot read the count list '\(Values.printable(path))': no such file or no permission")
         }

@@ -58,7 +58,8 @@ public struct Tally: ParsableCommand {
             }
             let message = self.message(for: error)
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
-            reportError(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
+            // The parser's own words quote the user's value as it was: escape and bound it.
+            reportError(Values.printable(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message, limit: 300))
             return code.rawValue
         }
     }

@@ -8,8 +8,8 @@ enum Values {
     static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {
         switch TallyCount.parse(text) {
         case .success(let count): return count
-        case .failure(.negative): throw .usage("\(what) '\(text)' is negative; it must be \(countRange)")
-        case .failure(.tooLarge): throw .usage("\(what) '\(text)' is too large; it must be \(countRange)")
+        case .failure(.negative): throw .usage("\(what) '\(printable(text))' is negative; it must be \(countRange)")
+        case .failure(.tooLarge): throw .usage("\(what) '\(printable(text))' is too large; it must be \(countRange)")
         case .failure(.empty), .failure(.notANumber):
             throw .usage("\(what) '\(printable(text))' is not a number; it must be \(countRange)")
         }
@@ -56,8 +56,22 @@ enum Values {
         return format
     }
 
-    /// User text inside an error message: control characters shown as `?` so the message stays one line.
-    static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+    /// User text inside an error message: control characters escaped (`\u{1B}`), so a value
+    /// can never drive the terminal or break the line, and cut after `limit` characters (`…`),
+    /// so a 16 MB line of a count list makes a one-line error.
+    static func printable(_ text: String, limit: Int = 200) -> String {
+        var out = ""
+        var characters = 0
+        for scalar in text.unicodeScalars {
+            if characters >= limit { return out + "…" }
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format && scalar.value < 0x2000 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            characters += 1
+        }
+        return out
     }
 }

@@ -109,6 +109,27 @@ import TallyTestSupport
         }
     }
 
+    /// Issue 11, item 10: values in errors have control characters escaped and are cut short;
+    /// a folder given as a count list is named as one.
+    @Test func errorsQuoteValuesSafely() throws {
+        let escape = try TallyProcess.run(["render", "5", "--theme", "\u{1B}]0;x\u{07}"])
+        expectOneLineError(escape, status: 64, mentioning: "'\\u{1B}]0;x\\u{7}'")
+        #expect(!escape.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("counts.txt")
+        try Data(("1\n" + String(repeating: "x", count: 100_000) + "\u{1B}\n").utf8).write(to: list)
+        let long = try TallyProcess.run(["batch", "@" + list.path, "--out-dir", directory.appendingPathComponent("o").path])
+        expectOneLineError(long, status: 64, mentioning: "line 2")
+        #expect(long.stderr.utf8.count < 400, "\(long.stderr.utf8.count) bytes of error")
+        let folder = try TallyProcess.run(["batch", "@" + directory.path, "--out-dir", directory.appendingPathComponent("o").path])
+        expectOneLineError(folder, status: 64, mentioning: "it is a folder")
+        #expect(!folder.stderr.contains("NSCocoaErrorDomain"))
+        let digits = try TallyProcess.run(["render", String(repeating: "9", count: 5_000)])
+        expectOneLineError(digits, status: 64, mentioning: "too large")
+        #expect(digits.stderr.utf8.count < 400)
+    }
+
     /// Issue 11, item 8: text that looks like a negative number is valid text.
     @Test func textValuesMayLookLikeNegativeNumbers() throws {
         let labelled = try TallyProcess.run(["render", "5", "-f", "svg", "--label", "-5"])
