@@ -42,12 +42,12 @@ enum Output {
             }
         }
         var template = Array((directory + "/.\(name).tally-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Created and registered in one step, so an interruption always finds it.
+        let descriptor = TemporaryFiles.shared.create(&template)
         guard descriptor >= 0 else {
             throw CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
         }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        TemporaryFiles.shared.add(temporary)
         defer { TemporaryFiles.shared.remove(temporary) }
         var failure: CommandFailure?
         do {
@@ -120,38 +120,54 @@ enum Output {
 
 /// Temporary files under way, removed if the process is interrupted (SIGINT, SIGTERM, SIGHUP)
 /// so that no partial file stays behind.
+///
+/// The signal handler only writes the signal's number to a pipe, the one async-signal-safe
+/// thing it needs, whatever thread the signal lands on. A watcher thread reads the pipe, takes
+/// the lock under which every temporary file is created *and* registered (so none exists
+/// unregistered), removes them all, and ends the process by the same signal, still holding the
+/// lock so that no worker can create another.
 final class TemporaryFiles: @unchecked Sendable {
     static let shared = TemporaryFiles()
     private let lock = NSLock()
     private var paths: Set<String> = []
     private var installed = false
 
-    /// Installs the handlers, before any thread starts. Signals a parent blocked are unblocked
-    /// (a test runner or a supervisor may leave them blocked), and signals it ignores stay
-    /// ignored, as `nohup` expects.
+    /// Installs the handlers and the watcher, before any worker starts. Signals a parent blocked
+    /// are unblocked (a test runner or a supervisor may leave them blocked), and signals it
+    /// ignores stay ignored, as `nohup` expects.
     func prepare() {
         lock.lock()
         defer { lock.unlock() }
         guard !installed else { return }
         installed = true
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { return }
+        signalPipe = descriptors[1]
+        let reader = descriptors[0]
         var set = sigset_t()
         sigemptyset(&set)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             sigaddset(&set, signalNumber)
             let previous = signal(signalNumber) { number in
-                TemporaryFiles.shared.removeAllForSignal()
-                signal(number, SIG_DFL)
-                raise(number)
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipe, &byte, 1)
             }
             if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
         }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        Thread.detachNewThread { TemporaryFiles.shared.watch(reader) }
     }
 
-    func add(_ path: String) {
+    /// Creates a temporary file from a `mkstemp` template and registers it, under the lock.
+    /// - Returns: the open descriptor, or -1 with `errno` set.
+    func create(_ template: inout [CChar]) -> Int32 {
         lock.lock()
-        paths.insert(path)
-        lock.unlock()
+        defer { lock.unlock() }
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if descriptor >= 0 {
+            paths.insert(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return descriptor
     }
 
     func remove(_ path: String) {
@@ -160,8 +176,23 @@ final class TemporaryFiles: @unchecked Sendable {
         lock.unlock()
     }
 
-    private func removeAllForSignal() {
-        // unlink is async-signal-safe; the set is only read here.
+    private func watch(_ reader: Int32) {
+        var byte: UInt8 = 0
+        while read(reader, &byte, 1) != 1 {
+            if errno != EINTR { return }
+        }
+        let signalNumber = Int32(byte)
+        lock.lock()   // never released: the process ends here
         for path in paths { unlink(path) }
+        signal(signalNumber, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(signalNumber)
+        _exit(128 + signalNumber)
     }
 }
+
+/// The write end of the signal pipe, read by the handler (a C function cannot capture).
+nonisolated(unsafe) private var signalPipe: Int32 = -1

@@ -184,22 +184,29 @@ import TallyTestSupport
 }
 
 @Suite struct InterruptionTests {
-    /// SPEC §6: an interrupted run leaves no partial file and no temporary file behind.
-    @Test(arguments: [SIGTERM, SIGINT])
-    func anInterruptedBatchLeavesOnlyCompleteFiles(_ signal: Int32) throws {
+    /// SPEC §6: an interrupted run leaves no partial file and no temporary file behind. Issue 11,
+    /// item 3: fast SVGs on two workers left `.tally-N.svg.tally-XXXXXX` files in 9 of 10 runs
+    /// (files were created before they were registered, and the handler walked a set the workers
+    /// changed); each signal is tried three times.
+    @Test(arguments: [(SIGTERM, "svg"), (SIGINT, "svg"), (SIGHUP, "svg"), (SIGTERM, "png")])
+    func anInterruptedBatchLeavesOnlyCompleteFiles(_ signal: Int32, _ format: String) throws {
+        for _ in 0..<(format == "svg" ? 3 : 1) { try interrupt(signal, format) }
+    }
+
+    private func interrupt(_ signal: Int32, _ format: String) throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out")
         let process = Process()
         process.executableURL = TallyProcess.executable
-        process.arguments = ["batch", "0...200000", "-f", "png", "--size", "512", "--out-dir", out.path]
+        process.arguments = ["batch", "0...200000", "-j", "2", "-f", format, "--size", "512", "--out-dir", out.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Let it write for a while, then interrupt it mid-batch.
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: out.path))?.count ?? 0) < 10 {
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.01)
         }
         kill(process.processIdentifier, signal)
         // It must die of the signal; never let a survivor hang the test run.
@@ -210,14 +217,16 @@ import TallyTestSupport
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(names.count >= 10 && names.count < 200_001)
-        #expect(names.allSatisfy { $0.hasPrefix("tally-") && $0.hasSuffix(".png") }, "left behind: \(names.filter { !$0.hasPrefix("tally-") })")
-        for name in names {
+        let stray = names.filter { !($0.hasPrefix("tally-") && $0.hasSuffix("." + format)) }
+        #expect(stray.isEmpty, "signal \(signal), \(format): left behind \(stray.prefix(3))")
+        for name in names where stray.isEmpty {
             let data = try Data(contentsOf: out.appendingPathComponent(name))
-            // A complete PNG ends with its IEND chunk.
-            #expect(data.suffix(8) == Data([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]), "\(name) is incomplete")
+            // A complete PNG ends with its IEND chunk, a complete SVG with its closing tag.
+            let end = format == "png" ? Data([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]) : Data("</svg>\n".utf8)
+            #expect(data.suffix(end.count) == end, "\(name) is incomplete")
         }
     }
 }
