@@ -124,11 +124,11 @@ struct Batch: ParsableCommand {
         }
     }
 
-    static func readStandardInput() throws(CommandFailure) -> String {
+    static func readStandardInput() throws(CommandFailure) -> [UInt8] {
         try readLimited(FileHandle.standardInput, name: "standard input")
     }
 
-    static func readFile(_ path: String) throws(CommandFailure) -> String {
+    static func readFile(_ path: String) throws(CommandFailure) -> [UInt8] {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw .usage("cannot read the count list '\(Values.printable(path))': it is a folder, not a file")
@@ -141,7 +141,7 @@ struct Batch: ParsableCommand {
     }
 
     /// Reads at most `CountList.maximumListBytes`, failing past it rather than filling memory.
-    private static func readLimited(_ handle: FileHandle, name: String) throws(CommandFailure) -> String {
+    private static func readLimited(_ handle: FileHandle, name: String) throws(CommandFailure) -> [UInt8] {
         var data = Data()
         while true {
             let chunk: Data
@@ -156,8 +156,7 @@ struct Batch: ParsableCommand {
                 throw .usage("\(name) is larger than 16 MiB; split the count list")
             }
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw .usage("\(name) is not UTF-8 text") }
-        return text
+        return [UInt8](data)
     }
 }
 

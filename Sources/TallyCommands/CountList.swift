@@ -31,14 +31,20 @@ struct CountList: Sendable {
         guard total <= Self.maximumTotal, size <= Self.maximumTotal - total else {
             throw .usage("\(source) makes the batch more than \(Words.grouped(Self.maximumTotal)) files; split it into smaller batches")
         }
-        starts.append(total)
-        ranges.append(range)
+        // A count or range right after the last one extends it: a list of a million consecutive
+        // lines is one range.
+        if let last = ranges.last, last.upperBound < UInt64.max, range.lowerBound == last.upperBound + 1 {
+            ranges[ranges.count - 1] = last.lowerBound...range.upperBound
+        } else {
+            starts.append(total)
+            ranges.append(range)
+        }
         total += size
     }
 
     /// Reads every argument; fails on the first bad one, naming it, before anything is drawn.
-    static func parse(_ arguments: [String], readStandardInput: () throws(CommandFailure) -> String,
-                      readFile: (String) throws(CommandFailure) -> String) throws(CommandFailure) -> CountList {
+    static func parse(_ arguments: [String], readStandardInput: () throws(CommandFailure) -> [UInt8],
+                      readFile: (String) throws(CommandFailure) -> [UInt8]) throws(CommandFailure) -> CountList {
         var list = CountList()
         var readStdin = false
         for argument in arguments {
@@ -59,29 +65,63 @@ struct CountList: Sendable {
         return list
     }
 
-    private mutating func appendLines(_ text: String, source: String) throws(CommandFailure) {
-        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let token = content.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
-            if token.isEmpty { continue }
-            try appendToken(token, source: "\(source) line \(number + 1):")
+    /// One count or range a line, in one pass over the bytes: `#` starts a comment, spaces,
+    /// tabs and carriage returns around a token are ignored, blank lines skipped; `\n`, `\r\n`
+    /// and a lone `\r` end a line. No line is copied but the tokens themselves.
+    mutating func appendLines(_ bytes: [UInt8], source: String) throws(CommandFailure) {
+        var line = 1
+        var index = 0
+        let count = bytes.count
+        while index <= count {
+            // One line: from `index` to the next line end.
+            let start = index
+            while index < count && bytes[index] != 0x0A && bytes[index] != 0x0D { index += 1 }
+            var end = index
+            if let hash = bytes[start..<end].firstIndex(of: 0x23) { end = hash }
+            var first = start
+            while first < end && Self.isBlank(bytes[first]) { first += 1 }
+            while end > first && Self.isBlank(bytes[end - 1]) { end -= 1 }
+            if first < end {
+                try appendToken(String(decoding: bytes[first..<end], as: UTF8.self), source: "\(source) line \(line):")
+            }
+            if index < count && bytes[index] == 0x0D && index + 1 < count && bytes[index + 1] == 0x0A { index += 1 }
+            index += 1
+            line += 1
         }
     }
 
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C }
+
+    /// The byte offset of the first `...` in a token (a byte scan: this runs once a line).
+    private static func ellipsis(in token: String) -> Int? {
+        var dots = 0
+        for (offset, byte) in token.utf8.enumerated() {
+            dots = byte == 0x2E ? dots + 1 : 0
+            if dots == 3 { return offset - 2 }
+        }
+        return nil
+    }
+
     private mutating func appendToken(_ token: String, source: String) throws(CommandFailure) {
+        // A plain count, the common case of a long list, without building any message.
+        if case .success(let count) = TallyCount.parse(token) {
+            try append(count.value...count.value, source: "count '\(Values.printable(token))'")
+            return
+        }
         let what = source == "count" ? "count" : "\(source) count"
         let rangeWhat = (source == "count" ? "" : source + " ") + "range '\(Values.printable(token))': count"
         if token == "thresholds" {
             for count in TallyCount.thresholds { try append(count.value...count.value, source: "thresholds") }
             return
         }
-        if let dots = token.range(of: "...") {
-            let low = try Values.count(String(token[..<dots.lowerBound]), what: rangeWhat)
-            let high = try Values.count(String(token[dots.upperBound...]), what: rangeWhat)
+        if let dots = Self.ellipsis(in: token) {
+            let utf8 = Array(token.utf8)
+            let low = try Values.count(String(decoding: utf8[..<dots], as: UTF8.self), what: rangeWhat)
+            let high = try Values.count(String(decoding: utf8[(dots + 3)...], as: UTF8.self), what: rangeWhat)
             guard low <= high else {
                 throw .usage("\(source == "count" ? "" : source + " ")range '\(Values.printable(token))' runs backwards; write the smaller count first")
             }
-            try append(low.value...high.value, source: "range '\(token)'")
+            try append(low.value...high.value, source: "range '\(Values.printable(token))'")
             return
         }
         if token.isEmpty { throw .usage("an empty item in a count list; separate counts with single commas") }

@@ -112,6 +112,29 @@ import TallyTestSupport
         #expect(try files(out) == ["n1.json", "n100.json", "n101.json", "n102.json", "n30.json", "n40.json", "n41.json", "n5.json", "n7.json"])
     }
 
+    /// Issue 11, item 11: lists are read in one pass over their bytes: every line ending
+    /// (`\n`, `\r\n`, a lone `\r`) counts once, comments and blanks are skipped, a long list of
+    /// consecutive counts is fine, and a bad line is named by its number even 16 MiB in.
+    @Test func countListsAreReadLineByLine() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
+        for (text, line) in [("1\r\n2\r\n\r\nx\r\n", 4), ("1\r2\rx", 3), ("# a\n\t 3 # b\n\n-7\n", 4)] {
+            let run = try TallyProcess.run(["batch", "-", "--out-dir", out], stdin: Data(text.utf8))
+            expectOneLineError(run, status: 64, mentioning: "standard input line \(line):")
+        }
+        // 16 MiB less a little of blank lines, then a bad count: the line is named, memory bounded.
+        let blank = [UInt8](repeating: 0x0A, count: 16 * 1024 * 1024 - 16) + Array("-7\n".utf8)
+        let list = directory.appendingPathComponent("blank.txt")
+        try Data(blank).write(to: list)
+        let run = try TallyProcess.run(["batch", "@" + list.path, "--out-dir", out])
+        expectOneLineError(run, status: 64, mentioning: "line \(16 * 1024 * 1024 - 15): count '-7' is negative")
+        // A million consecutive lines are one range: accepted up to the file limit, no more.
+        let million = Data((0..<1_000_001).map { "\($0)\n" }.joined().utf8)
+        let tooMany = try TallyProcess.run(["batch", "-", "--out-dir", out], stdin: million)
+        expectOneLineError(tooMany, status: 64, mentioning: "more than 1,000,000 files")
+    }
+
     @Test(arguments: [
         (["batch", "5,x", "--out-dir", "OUT"], "'x'"),
         (["batch", "10...5", "--out-dir", "OUT"], "backwards"),
@@ -124,6 +147,9 @@ import TallyTestSupport
         (["batch", "1", "--name", "{nope}.svg", "--out-dir", "OUT"], "{nope}"),
         (["batch", "1", "-j", "0", "--out-dir", "OUT"], "-j"),
         (["batch", "1", "--ink", "red;}", "--out-dir", "OUT"], "--ink"),
+        // Issue 11 (mutation testing): negative counts inside lists are errors, never 0.
+        (["batch", "1,-5", "--out-dir", "OUT"], "count '-5' is negative"),
+        (["batch", "1,-5...7", "--out-dir", "OUT"], "'-5' is negative"),
     ])
     func badBatchesFailBeforeWritingAnything(_ arguments: [String], _ needle: String) throws {
         let directory = try TallyProcess.temporaryDirectory()
