@@ -62,6 +62,7 @@ struct Batch: ParsableCommand {
             }
         }
         let workers = try Self.workerCount(jobs)
+        let budget = PixelBudget(capacity: try PixelBudget.capacityFromEnvironment())
         try Self.makeDirectory(outDir)
         let start = ContinuousClock.now
         let progress = Progress(total: list.total, enabled: isatty(STDERR_FILENO) == 1)
@@ -73,6 +74,11 @@ struct Batch: ParsableCommand {
                 do {
                     let bytes: [UInt8]
                     do {
+                        // Raster and PDF images draw within the batch's pixel budget, so memory
+                        // stays bounded whatever -j; SVG and JSON cost next to nothing.
+                        let pixels = format.isBinary ? try Self.pixels(count, settings) : 0
+                        budget.acquire(pixels)
+                        defer { budget.release(pixels) }
                         bytes = try Renderer.render(count, settings)
                     } catch let error as RenderError {
                         throw drawing.failure(error)
@@ -92,6 +98,12 @@ struct Batch: ParsableCommand {
         let elapsed = (ContinuousClock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         StandardError.send(Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir))
+    }
+
+    /// The pixels of a count's image: its layout alone, no drawing.
+    static func pixels(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> Int {
+        let viewport = try Renderer.layout(count, settings).viewport
+        return Int(viewport.width * viewport.height)
     }
 
     static func summary(files: UInt64, bytes: Int, seconds: Double, directory: String) -> String {
@@ -201,6 +213,52 @@ struct FileNameTemplate {
 }
 
 /// The shared state of one batch: the next index, what was written, the first failure.
+/// How many pixels of PNG and PDF images a batch draws at once: each worker takes its image's
+/// pixels before drawing and gives them back after, waiting while the budget is spent. One
+/// image larger than the whole budget still runs, alone. Memory is about 12 bytes a pixel in
+/// flight (a 64-megapixel PNG peaks near 750 MB), so the default budget, one largest image,
+/// bounds a batch near that whatever -j.
+final class PixelBudget: @unchecked Sendable {
+    /// The default: one image of the largest size (SPEC §6: 64 megapixels).
+    static let defaultMegapixels = 64.0
+
+    let capacity: Int
+    private let condition = NSCondition()
+    private var inUse = 0
+    /// The most pixels ever in flight at once (for tests).
+    private(set) var peak = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// `TALLY_BATCH_MEGAPIXELS`, for machines with less memory (or tests), else the default.
+    static func capacityFromEnvironment() throws(CommandFailure) -> Int {
+        guard let text = ProcessInfo.processInfo.environment["TALLY_BATCH_MEGAPIXELS"], !text.isEmpty else {
+            return Int(defaultMegapixels * 1_000_000)
+        }
+        guard let megapixels = Double(text), megapixels.isFinite, megapixels > 0, megapixels <= 1_000_000 else {
+            throw .usage("TALLY_BATCH_MEGAPIXELS '\(Values.printable(text))' must be a number of megapixels above 0")
+        }
+        return max(1, Int(megapixels * 1_000_000))
+    }
+
+    func acquire(_ pixels: Int) {
+        guard pixels > 0 else { return }
+        condition.lock()
+        while inUse > 0 && inUse + pixels > capacity { condition.wait() }
+        inUse += pixels
+        peak = max(peak, inUse)
+        condition.unlock()
+    }
+
+    func release(_ pixels: Int) {
+        guard pixels > 0 else { return }
+        condition.lock()
+        inUse -= pixels
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
 final class BatchRun: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex: UInt64 = 0

@@ -86,6 +86,32 @@ import TallyTestSupport
         #expect(calls == 2, "\(calls) umask calls for 200 files")
     }
 
+    static let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? URL(fileURLWithPath: "/usr/bin/time") : nil
+
+    /// Issue 11, item 12: a batch draws PNG and PDF images within a pixel budget (64 megapixels,
+    /// or TALLY_BATCH_MEGAPIXELS), so three images on three workers under a budget of one peak
+    /// at about the memory of one, where unbounded they took three times as much.
+    @Test(.enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"))
+    func largeImagesInABatchStayWithinTheBudget() throws {
+        let time = try #require(Self.gnuTime, "GNU time is missing")
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func peakKilobytes(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Int {
+            var env = ProcessInfo.processInfo.environment
+            for (key, value) in environment { env[key] = value }
+            let run = try runProgram(time, ["-f", "%M", TallyProcess.executable.path] + arguments, environment: env)
+            #expect(run.status == 0, "\(run.stderr)")
+            return Int(run.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? 0
+        }
+        // 3,000 px squares: 9 megapixels each.
+        let single = try peakKilobytes(["render", "9999", "--fit", "frame", "--size", "3000", "-f", "png", "-o", directory.appendingPathComponent("one.png").path])
+        let batch = try peakKilobytes(["batch", "9999,9998,9997", "--fit", "frame", "--size", "3000", "-f", "png", "-j", "3",
+                                       "--out-dir", directory.appendingPathComponent("out").path], ["TALLY_BATCH_MEGAPIXELS": "10"])
+        #expect(single > 0 && Double(batch) < 1.3 * Double(single), "one image \(single) KB, the batch \(batch) KB")
+        expectOneLineError(try TallyProcess.run(["batch", "1", "-f", "png", "--out-dir", directory.path], environment: ["TALLY_BATCH_MEGAPIXELS": "lots"]),
+                           status: 64, mentioning: "TALLY_BATCH_MEGAPIXELS 'lots'")
+    }
+
     @Test func parallelWritesTheSameBytesAsOneAtATime() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -231,7 +257,9 @@ import TallyTestSupport
         try process.run()
         // Let it write for a while, then interrupt it mid-batch.
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: out.path))?.count ?? 0) < 10 {
+        // Ten finished files (temporary ones start with a dot and do not count).
+        func finished() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { !$0.hasPrefix(".") }.count }
+        while Date() < deadline, finished() < 10 {
             Thread.sleep(forTimeInterval: 0.01)
         }
         kill(process.processIdentifier, signal)
