@@ -3,7 +3,7 @@
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test snapshots docs-assets completions man bench clean
+.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench clean
 
 all: build
 
@@ -33,6 +33,14 @@ test: test-deps
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
+
+# The tests under AddressSanitizer and ThreadSanitizer (the batch workers and the signal
+# watcher included), each in its own build folder so the normal build stays as it is.
+test-sanitize: test-deps
+	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
+	$(SWIFT) test --skip-build --sanitize=address --build-path .build/asan
+	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan
 
 # Records the reference outputs under Snapshots/ anew. A normal test run never records: a
 # missing or different reference fails it. Look at every changed file before committing.

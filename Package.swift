@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "TallySnapshotTests",
             dependencies: [
-                "TallyGeometry", "TallyStyle", "TallyRender", "TallySnapshotTesting",
+                "TallyGeometry", "TallyStyle", "TallyRender", "TallySnapshotTesting", "TallyCairo",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),

@@ -52,7 +52,9 @@ struct Batch: ParsableCommand {
     var drawing: DrawingOptions
 
     func run() throws {
-        let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile)
+        guard !outDir.isEmpty else { throw CommandFailure.usage("--out-dir '' is empty; give a folder, . for this one") }
+        // A count given twice is drawn once: one file, counted once in the summary.
+        let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile).removingDuplicates()
         let template = try FileNameTemplate(name, distinctCounts: list.total > 1)
         let settings = try drawing.settings(format: format)
         if let frame = settings.frame {

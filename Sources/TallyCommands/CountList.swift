@@ -42,6 +42,23 @@ struct CountList: Sendable {
         total += size
     }
 
+    /// The same counts, each once, in the order they first appear. Ranges that do not overlap
+    /// (the usual list) are kept as they are; otherwise the list is expanded once (it holds at
+    /// most `maximumTotal` counts) and rebuilt.
+    func removingDuplicates() -> CountList {
+        let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
+        guard zip(sorted, sorted.dropFirst()).contains(where: { $1.lowerBound <= $0.upperBound }) else { return self }
+        var seen = Set<UInt64>()
+        seen.reserveCapacity(Int(total))
+        var unique = CountList()
+        for range in ranges {
+            for value in range where seen.insert(value).inserted {
+                try? unique.append(value...value, source: "")   // never more than this list held
+            }
+        }
+        return unique
+    }
+
     /// Reads every argument; fails on the first bad one, naming it, before anything is drawn.
     static func parse(_ arguments: [String], readStandardInput: () throws(CommandFailure) -> [UInt8],
                       readFile: (String) throws(CommandFailure) -> [UInt8]) throws(CommandFailure) -> CountList {

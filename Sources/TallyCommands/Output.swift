@@ -30,9 +30,11 @@ enum Output {
             throw CommandFailure(.cannotCreate, "cannot create '\(shown)': not a file name")
         }
         var status = stat()
+        // A file written over keeps its mode; a new one gets 0666 less the umask.
+        var mode = newFileMode
         if stat(path, &status) == 0 {
             switch status.st_mode & S_IFMT {
-            case S_IFREG: break
+            case S_IFREG: mode = status.st_mode & 0o7777
             case S_IFDIR: throw CommandFailure(.cannotCreate, "cannot create '\(shown)': it is a directory")
             default:
                 // A device or pipe (/dev/null, a FIFO) is written in place: renaming over it
@@ -41,7 +43,10 @@ enum Output {
                 return
             }
         }
-        var template = Array((directory + "/.\(name).tally-XXXXXX").utf8CString)
+        // The temporary name is the target's with a prefix and suffix, unless that would pass
+        // the 255-byte limit of a file name; then a short one.
+        let prefix = name.utf8.count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
+        var template = Array((directory + "/" + prefix + "XXXXXX").utf8CString)
         // Created and registered in one step, so an interruption always finds it.
         let descriptor = TemporaryFiles.shared.create(&template)
         guard descriptor >= 0 else {
@@ -55,8 +60,8 @@ enum Output {
         } catch {
             failure = error
         }
-        // Files are created 0600 by mkstemp; give the result the usual mode for new files.
-        if failure == nil { _ = fchmod(descriptor, newFileMode) }
+        // Files are created 0600 by mkstemp; give the result its mode.
+        if failure == nil { _ = fchmod(descriptor, mode) }
         if close(descriptor) != 0, failure == nil {
             failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
         }

@@ -1,5 +1,7 @@
 import Foundation
 @preconcurrency import SnapshotTesting
+import Testing
+import XCTest
 import TallyCairo
 import TallyEncoding
 import TallyGeometry
@@ -50,7 +52,7 @@ extension Snapshotting where Value == TallyCount, Format == Data {
         var settings = settings
         settings.format = .png
         return Snapshotting(pathExtension: "png", diffing: .pixels(tolerance: tolerance, failures: failures)) { count in
-            (try? Data(Renderer.render(count, settings))) ?? Data()
+            renderedBytes(count, settings)
         }
     }
 }
@@ -123,10 +125,19 @@ extension Diffing where Value == Data {
     }
 }
 
+/// A render that fails is a test failure, reported where the snapshot is asserted, never a
+/// reference: what is returned then (the error in words) is no image and matches none.
 private func renderedText(_ count: TallyCount, _ settings: RenderSettings) -> String {
+    String(decoding: renderedBytes(count, settings), as: UTF8.self)
+}
+
+private func renderedBytes(_ count: TallyCount, _ settings: RenderSettings) -> Data {
     do {
-        return String(decoding: try Renderer.render(count, settings), as: UTF8.self)
+        return Data(try Renderer.render(count, settings))
     } catch {
-        return "tally could not render \(count.value): \(error)\n"
+        let message = "tally could not render \(count.value) as \(settings.format.rawValue): \(error)"
+        // Where the assertion runs: a Swift Testing test, else XCTest.
+        if Test.current != nil { Issue.record(Comment(rawValue: message)) } else { XCTFail(message) }
+        return Data((message + "\n").utf8)
     }
 }

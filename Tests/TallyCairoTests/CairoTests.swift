@@ -118,12 +118,10 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         #expect(throws: RenderError.self) { try Renderer.render(TallyCount(exactly: 5)!, RenderSettings(format: .png, side: .longer(1e9))) }
     }
 
-    @Test func binaryOutputToATerminalIsRefused() throws {
-        // `script` gives the child a terminal; skip where it is missing.
-        guard let script = installedProgram("script") else {
-            print("skipped: script(1) is not installed")
-            return
-        }
+    // `script` gives the child a terminal.
+    @Test(.enabled(if: canRun(installedProgram("script")), "needs script(1), from util-linux"))
+    func binaryOutputToATerminalIsRefused() throws {
+        let script = try #require(installedProgram("script"), "script(1) is missing")
         let run = try runProgram(script, ["-qec", "\(TallyProcess.executable.path) render 5 -f png", "/dev/null"])
         #expect(run.status == 64)
         #expect(run.text.contains("tally: error: will not write PNG to a terminal"))
@@ -164,11 +162,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     static let maximumMean = 0.1
     static let maximumDifferingShare = 0.0005
 
-    @Test func pngAgreesWithTheSVGAtEveryThreshold() throws {
-        guard let rsvg = installedProgram("rsvg-convert") else {
-            print("skipped: rsvg-convert is not installed (apt-get install librsvg2-bin); CI installs it")
-            return
-        }
+    @Test(.enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"))
+    func pngAgreesWithTheSVGAtEveryThreshold() throws {
+        let rsvg = try #require(installedProgram("rsvg-convert"), "rsvg-convert is missing")
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let variants: [(String, RenderSettings)] = [

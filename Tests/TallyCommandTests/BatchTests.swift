@@ -86,6 +86,18 @@ import TallyTestSupport
         #expect(calls == 2, "\(calls) umask calls for 200 files")
     }
 
+    /// Issue 11, item 13: a count given twice is one file, counted once; `--out-dir ''` is bad usage.
+    @Test func duplicatesAreDrawnOnceAndAnEmptyFolderIsRefused() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let run = try TallyProcess.run(["batch", "5,5,1...3,2", "-f", "json", "--out-dir", out.path])
+        #expect(run.status == 0)
+        #expect(run.stderr.hasPrefix("tally: wrote 4 files, "), "\(run.stderr)")
+        #expect(try files(out) == ["tally-1.json", "tally-2.json", "tally-3.json", "tally-5.json"])
+        expectOneLineError(try TallyProcess.run(["batch", "1", "--out-dir", ""]), status: 64, mentioning: "--out-dir '' is empty")
+    }
+
     static let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? URL(fileURLWithPath: "/usr/bin/time") : nil
 
     /// Issue 11, item 12: a batch draws PNG and PDF images within a pixel budget (64 megapixels,
@@ -220,11 +232,9 @@ import TallyTestSupport
         expectOneLineError(try TallyProcess.run(["batch", "1", "--out-dir", file.path]), status: 73, mentioning: "--out-dir")
     }
 
-    @Test func aProgressBarOnlyOnATerminal() throws {
-        guard let script = installedProgram("script") else {
-            print("skipped: script(1) is not installed")
-            return
-        }
+    @Test(.enabled(if: canRun(installedProgram("script")), "needs script(1), from util-linux"))
+    func aProgressBarOnlyOnATerminal() throws {
+        let script = try #require(installedProgram("script"), "script(1) is missing")
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out").path

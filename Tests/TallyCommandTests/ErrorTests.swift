@@ -130,6 +130,47 @@ import TallyTestSupport
         #expect(digits.stderr.utf8.count < 400)
     }
 
+    /// Issue 11, item 13: a file name near the 255-byte limit is written (the temporary name
+    /// would have passed it), and a file written over keeps its mode.
+    @Test func longNamesAndModesOfOverwrittenFiles() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let long = directory.appendingPathComponent(String(repeating: "n", count: 251) + ".svg").path
+        let run = try TallyProcess.run(["render", "5", "-o", long])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [(long as NSString).lastPathComponent])
+        let kept = directory.appendingPathComponent("kept.svg").path
+        #expect(FileManager.default.createFile(atPath: kept, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640]))
+        #expect(try TallyProcess.run(["render", "5", "-o", kept]).status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int == 0o640)
+        #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix("<svg"))
+    }
+
+    /// SPEC §6 (and issue 11's mutation testing): outputs replace their target by rename, never
+    /// by writing into it. A hard link to the old file keeps the old bytes; a write in place
+    /// would change them through the link.
+    @Test func outputsReplaceTheTargetNotItsBytes() throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for format in ["svg", "png", "json"] {
+            let target = directory.appendingPathComponent("t.\(format)").path
+            let link = directory.appendingPathComponent("link-\(format)").path
+            #expect(FileManager.default.createFile(atPath: target, contents: Data("old bytes".utf8)))
+            try FileManager.default.linkItem(atPath: target, toPath: link)
+            #expect(try TallyProcess.run(["render", "7", "-o", target]).status == 0)
+            #expect(try String(contentsOfFile: link, encoding: .utf8) == "old bytes", "\(format): the old file was written into")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)).count > 20)
+        }
+        // A batch writes the same way.
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let target = out.appendingPathComponent("tally-3.svg").path
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("old bytes".utf8)))
+        try FileManager.default.linkItem(atPath: target, toPath: directory.appendingPathComponent("batch-link").path)
+        #expect(try TallyProcess.run(["batch", "1...5", "--out-dir", out.path]).status == 0)
+        #expect(try String(contentsOfFile: directory.appendingPathComponent("batch-link").path, encoding: .utf8) == "old bytes")
+    }
+
     /// Issue 11, item 8: text that looks like a negative number is valid text.
     @Test func textValuesMayLookLikeNegativeNumbers() throws {
         let labelled = try TallyProcess.run(["render", "5", "-f", "svg", "--label", "-5"])
@@ -161,13 +202,11 @@ import TallyTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    @Test func aFullDeviceExits74AndStaysADevice() throws {
-        // Writing into a full device is an I/O error, reported and not crashed on; the device is
-        // written in place, never renamed over.
-        guard FileManager.default.fileExists(atPath: "/dev/full") else {
-            print("skipped: /dev/full is not available here")
-            return
-        }
+    // Writing into a full device is an I/O error, reported and not crashed on; the device is
+    // written in place, never renamed over.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full") || isCI, "needs /dev/full"))
+    func aFullDeviceExits74AndStaysADevice() throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
         let run = try TallyProcess.run(["render", "9999", "-f", "json", "-o", "/dev/full"])
         expectOneLineError(run, status: 74, mentioning: "/dev/full")
         let type = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType

@@ -43,11 +43,9 @@ import TallyTestSupport
         #expect(ids.count == 3 * 26 && Set(ids).count == ids.count)   // a root, a title and a desc each
     }
 
-    @Test func chromiumShowsEveryTally() throws {
-        guard let chromium = installedProgram("chromium") ?? installedProgram("chromium-browser") else {
-            print("skipped: chromium is not installed (apt-get install chromium); CI installs it")
-            return
-        }
+    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"))
+    func chromiumShowsEveryTally() throws {
+        let chromium = try #require(chromiumProgram, "chromium is missing")
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("g.html")

@@ -94,6 +94,42 @@ import TallyGeometry
         #expect(marks.filter { ($0["unit"] as? Int ?? 0) < 10_000 }.isEmpty)
     }
 
+    /// Issue 11 (mutation testing): `--seed` reaches the ink style from the command line.
+    @Test func theSeedChangesTheInk() throws {
+        let one = try TallyProcess.run(["render", "99", "-f", "svg", "--style", "ink", "--seed", "1"])
+        let again = try TallyProcess.run(["render", "99", "-f", "svg", "--style", "ink", "--seed", "1"])
+        let two = try TallyProcess.run(["render", "99", "-f", "svg", "--style", "ink", "--seed", "2"])
+        #expect(one.status == 0 && one.stdout == again.stdout)
+        #expect(one.stdout != two.stdout)
+        let batch = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: batch) }
+        #expect(try TallyProcess.run(["batch", "99", "--style", "ink", "--seed", "2", "--out-dir", batch.path]).status == 0)
+        #expect(try Data(contentsOf: batch.appendingPathComponent("tally-99.svg")) == two.stdout)
+    }
+
+    /// SPEC §3's colour tokens, written out here: every one reaches the output in both themes.
+    @Test(arguments: [("light", ["#fafaf7", "#262629", "#59595e", "#8c8c91", "#d94033"]),
+                      ("dark", ["#1c1c1f", "#ebebed", "#b8b8ba", "#858587", "#f2594d"])])
+    func theColourTokensAreTheSpecs(_ theme: String, _ colours: [String]) throws {
+        // 125 has strokes (c1), slashes (accent), crosses (c2) and a box (c3); paper behind.
+        let run = try TallyProcess.run(["render", "125", "-f", "svg", "--theme", theme, "--background", "paper", "--size", "1024"])
+        let text = run.text.lowercased()
+        for (token, colour) in zip(["paper", "c1", "c2", "c3", "accent"], colours) {
+            #expect(text.contains(colour), "\(theme) \(token) should be \(colour)")
+        }
+        // The 1,000 line is c1 and the 10,000 diagonal c2 (SPEC §2, colours by kind).
+        let block = try TallyProcess.run(["render", "10000", "-f", "svg", "--theme", theme, "--size", "2048"]).text.lowercased()
+        #expect(block.contains(".line{stroke:\(colours[1])") && block.contains(".diagonal{stroke:\(colours[2])"), "\(theme)")
+    }
+
+    /// SPEC §5: a PNG carries its title and description as text chunks, in these words.
+    @Test func pngTextChunksCarryTheWords() throws {
+        let png = try TallyProcess.run(["render", "137", "-f", "png"]).stdout
+        let text = String(decoding: png, as: UTF8.self)
+        #expect(text.contains("tEXtTitle\u{0}137 tally marks"))
+        #expect(text.contains("tEXtDescription\u{0}1 hundred-block, 1 twenty-five-unit, 2 gates and 2 strokes"))
+    }
+
     @Test func theFormatFollowsTheExtension() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -19,6 +19,11 @@ import Testing
         #expect(Words.description(for: tallyCount(30)) == "1 twenty-five-unit and 1 gate")
         #expect(Words.description(for: tallyCount(10_000)) == "1 ten-thousand-block")
         #expect(Words.description(for: tallyCount(2_300_000)) == "2 million-blocks and 3 hundred-thousand-rows")
+        // Plurals of every unit name, written out (not derived from the code under test).
+        #expect(Words.description(for: tallyCount(2_000)) == "2 thousand-rows")
+        #expect(Words.description(for: tallyCount(2_222)) == "2 thousand-rows, 2 hundred-blocks, 4 gates and 2 strokes")
+        #expect(Words.description(for: tallyCount(20_050)) == "2 ten-thousand-blocks and 2 twenty-five-units")
+        #expect(Words.description(for: tallyCount(200_000)) == "2 hundred-thousand-rows")
     }
 
     @Test func theStructureAddsUpToTheCount() async {
