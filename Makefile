@@ -1,5 +1,6 @@
 # The two commands of the README: `make demo` and `make test`. Both install missing system
 # packages first (scripts/install-deps), then build with SwiftPM.
+SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
@@ -38,9 +39,29 @@ test: test-deps
 # watcher included), each in its own build folder so the normal build stays as it is.
 test-sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	$(SWIFT) test --skip-build --sanitize=address --build-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan
+
+# libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers and over scene
+# building + SVG for arbitrary counts and sizes, each for FUZZ_SECONDS (default 60). Seeds are in
+# Fuzz/Corpus; what the fuzzer learns stays in .build/fuzz; a crash stops the run and leaves its
+# input in .build/fuzz/crashes (turn it into a regression test).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = FuzzCount FuzzCountList FuzzColor FuzzLabel FuzzScene
+fuzz: deps
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	@mkdir -p .build/fuzz/crashes
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p .build/fuzz/$$target; \
+	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	  Fuzz/.build/release/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=4096 \
+	    -artifact_prefix=.build/fuzz/crashes/$$target- .build/fuzz/$$target Fuzz/Corpus/$$target 2>&1 \
+	    | grep -E '^(Done|==[0-9]+==|SUMMARY|.*(ERROR|Fatal error|deadly signal))' ; \
+	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] || { echo "fuzz: $$target failed ($$status)"; exit 1; }; \
+	done
+	@echo "fuzz: no crash in $(FUZZ_TARGETS)"
 
 # Records the reference outputs under Snapshots/ anew. A normal test run never records: a
 # missing or different reference fails it. Look at every changed file before committing.

@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "TallyRender", targets: ["TallyRender"]),
         // Snapshot strategies (.scene, .svg, .png) for users' own tests of tally images.
         .library(name: "TallySnapshotTesting", targets: ["TallySnapshotTesting"]),
+        // The command line's module, for the fuzz targets in Fuzz/ (`@_spi(Fuzzing)`); not an API.
+        .library(name: "TallyCommands", targets: ["TallyCommands"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

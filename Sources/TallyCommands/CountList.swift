@@ -146,3 +146,15 @@ struct CountList: Sendable {
         try append(count.value...count.value, source: "count '\(token)'")
     }
 }
+
+/// The count-list parser for the fuzz targets (`make fuzz`), not an API: parses a list's bytes
+/// as `@file` would and returns the number of counts, or nil for a list tally refuses.
+@_spi(Fuzzing) public func fuzzCountList(_ bytes: [UInt8]) -> UInt64? {
+    var list = CountList()
+    do {
+        try list.appendLines(bytes, source: "fuzz")
+        return list.removingDuplicates().total
+    } catch {
+        return nil
+    }
+}

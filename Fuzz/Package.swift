@@ -1,0 +1,19 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// libFuzzer targets over tally's parsers and its scene and SVG building: `make fuzz` builds them
+// with -sanitize=fuzzer,address and runs each for a bounded time. A separate package because
+// libFuzzer brings its own `main`; it depends on tally by path.
+let package = Package(
+    name: "TallyFuzz",
+    dependencies: [.package(name: "tally", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzCount", dependencies: [.product(name: "TallyGeometry", package: "tally")]),
+        .executableTarget(name: "FuzzCountList", dependencies: [.product(name: "TallyCommands", package: "tally")]),
+        .executableTarget(name: "FuzzColor", dependencies: [.product(name: "TallyStyle", package: "tally")]),
+        .executableTarget(name: "FuzzLabel", dependencies: [.product(name: "TallyRender", package: "tally"),
+                                                            .product(name: "TallyGeometry", package: "tally")]),
+        .executableTarget(name: "FuzzScene", dependencies: [.product(name: "TallyRender", package: "tally"),
+                                                            .product(name: "TallyGeometry", package: "tally")]),
+    ]
+)

@@ -1,0 +1,35 @@
+import Foundation
+import TallyGeometry
+import TallyRender
+
+/// Labels (`--label`): any text reaches the SVG as one escaped title and the PNG and PDF as
+/// metadata, never as markup and never a crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
+    let label = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+    let count = TallyCount(exactly: UInt64(size % 300))!
+    for format in [OutputFormat.svg, .png, .pdf] {
+        let settings = RenderSettings(format: format, side: .longer(24), label: label)
+        guard let bytes = try? Renderer.render(count, settings) else { preconditionFailure("\(format) refused a label") }
+        if format == .svg {
+            let text = String(decoding: bytes, as: UTF8.self)
+            precondition(text.components(separatedBy: "<title").count == 2 && text.components(separatedBy: "</title>").count == 2)
+            precondition(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+        }
+    }
+    return 0
+}
+
+/// libFuzzer's driver: SwiftPM links an executable's entry as `<Target>_main`, so the target
+/// provides it and hands over to libFuzzer.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt) -> CInt
+
+@_cdecl("FuzzLabel_main")
+public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) }
+}
