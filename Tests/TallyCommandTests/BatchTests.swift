@@ -73,7 +73,8 @@ import TallyTestSupport
     /// read it could see another's momentary 0 and create a file 0666. The race is too narrow to
     /// catch by its effect; its cause is countable: the umask is read once a process, whatever
     /// the number of files.
-    @Test(.enabled(if: canRun(strace), "needs strace (make test-deps installs it)"))
+    @Test(.enabled(if: canRun(strace), "needs strace (make test-deps installs it)"),
+          .disabled(if: underSanitizer, "the sanitizer's runtime reads the umask too"))
     func theUmaskIsReadOncePerProcess() throws {
         let strace = try #require(Self.strace, "strace is missing")
         let directory = try TallyProcess.temporaryDirectory()
@@ -103,7 +104,8 @@ import TallyTestSupport
     /// Issue 11, item 12: a batch draws PNG and PDF images within a pixel budget (64 megapixels,
     /// or TALLY_BATCH_MEGAPIXELS), so three images on three workers under a budget of one peak
     /// at about the memory of one, where unbounded they took three times as much.
-    @Test(.enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"))
+    @Test(.enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"),
+          .disabled(if: underSanitizer, "a sanitizer's shadow memory is in the peak"))
     func largeImagesInABatchStayWithinTheBudget() throws {
         let time = try #require(Self.gnuTime, "GNU time is missing")
         let directory = try TallyProcess.temporaryDirectory()

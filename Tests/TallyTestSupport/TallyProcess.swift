@@ -71,6 +71,10 @@ public let isCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } 
 /// the test then fails on `#require` if it is missing. Use with `.enabled(if:_:)`.
 public func canRun(_ program: URL?) -> Bool { program != nil || isCI }
 
+/// Whether the tests run under a sanitizer (`make test-sanitize` sets TALLY_SANITIZER), whose own
+/// memory and system calls make measurements of the process meaningless.
+public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER"] != nil
+
 /// Headless Chromium, under either of its Debian names.
 public let chromiumProgram = installedProgram("chromium") ?? installedProgram("chromium-browser")
 
