@@ -37,6 +37,7 @@ public struct Tally: ParsableCommand {
         _ = Output.newFileMode   // the umask, read once before any worker starts
         do {
             let arguments = joiningTextValues(arguments)
+            try rejectUnknownCommand(arguments)
             try rejectNegativeNumbers(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -58,14 +59,68 @@ public struct Tally: ParsableCommand {
             }
             let message = self.message(for: error)
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
-            // The parser's own words quote the user's value as it was: escape and bound it.
-            reportError(Values.printable(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message, limit: 300))
+            // The parser's own words, in ours; they quote the user's value as it was: escape and bound it.
+            reportError(Values.printable(restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300))
             return code.rawValue
         }
     }
 
     static func reportError(_ message: String) {
         StandardError.send("tally: error: \(message)\n")
+    }
+
+    /// The commands, for the "did you mean" of a mistyped one.
+    static let commandNames = ["render", "batch", "gallery", "describe", "help"]
+
+    /// `tally rendr 5`: name the unknown command and the closest one, instead of the parser's
+    /// "2 unexpected arguments".
+    static func rejectUnknownCommand(_ arguments: [String]) throws(CommandFailure) {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
+        let closest = commandNames.dropLast().min { editDistance(first, $0) < editDistance(first, $1) }
+        let guess = closest.flatMap { editDistance(first, $0) <= 2 || $0.hasPrefix(first) ? "did you mean '\($0)'? " : nil } ?? ""
+        throw .usage("unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery and describe")
+    }
+
+    /// Levenshtein distance, small words only.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(64)), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
+    /// ArgumentParser's messages in tally's words: the option and value first, then what is
+    /// allowed, lowercase, one line ("--theme 'purple' is not allowed; use light, dark or auto").
+    static func restyled(_ message: String) -> String {
+        // "The value 'V' is invalid for '--option <name>'. Please provide one of 'a', 'b' or 'c'."
+        if message.hasPrefix("The value '"), let end = message.range(of: "' is invalid for '") {
+            let value = String(message[message.index(message.startIndex, offsetBy: 11)..<end.lowerBound])
+            let rest = message[end.upperBound...]
+            let option = String(rest.prefix { $0 != " " && $0 != "'" })
+            if let choices = rest.range(of: "Please provide one of ") {
+                let list = rest[choices.upperBound...].replacingOccurrences(of: "'", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "."))
+                return "\(option) '\(value)' is not allowed; use \(list)"
+            }
+            return "\(option) '\(value)' is not a number"
+        }
+        // "Unknown option '--sizee'. Did you mean '--size'?"
+        if message.hasPrefix("Unknown option ") {
+            return "unknown option " + message.dropFirst(15).replacingOccurrences(of: ". Did you mean", with: "; did you mean")
+        }
+        // "Missing expected argument '<count>'"
+        if message.hasPrefix("Missing expected argument ") {
+            return "missing " + message.dropFirst(26) + "; see --help"
+        }
+        guard let first = message.first else { return message }
+        return first.lowercased() + message.dropFirst()
     }
 
     /// Numeric options that must be above 0 (the others may be 0).

@@ -38,6 +38,8 @@ public enum Gallery {
 
     public enum Problem: Error, Hashable, Sendable {
         case tooManyCounts(Int)
+        /// The sheet passes the image limits (SPEC §6): so many tiles of this side, in pixels.
+        case sheetTooLarge(counts: Int, tile: Double, width: Double, height: Double)
         case render(RenderError)
     }
 
@@ -65,17 +67,18 @@ public enum Gallery {
         tileSettings.animate = false
         tileSettings.animateFrom = nil
         tileSettings.side = settings.side ?? .longer(defaultTile)
+        // Up to six columns, more for large sheets (about square), rows as evenly filled as that allows.
         let tileCount = max(counts.count, 1)
-        let rows = (tileCount + Self.columns - 1) / Self.columns
+        var maximumColumns = Self.columns
+        while maximumColumns * maximumColumns < tileCount { maximumColumns += 1 }
+        let rows = (tileCount + maximumColumns - 1) / maximumColumns
         let columns = (tileCount + rows - 1) / rows
         let tile = tileSide(settings)
         let width = 2 * margin + Double(columns) * tile + Double(columns - 1) * gap
         let height = 2 * margin + Double(rows) * (tile + labelHeight) + Double(max(rows - 1, 0)) * gap
         // The sheet obeys the same limits as any image, checked before anything is drawn.
-        do {
-            _ = try Viewport(content: Rect(minX: 0, minY: 0, width: width, height: height), side: .width(width))
-        } catch {
-            throw .render(.viewport(error))
+        guard width <= Viewport.maximumSide, height <= Viewport.maximumSide, width * height <= Viewport.maximumPixels else {
+            throw .sheetTooLarge(counts: counts.count, tile: tile, width: width, height: height)
         }
         var tiles: [Tile] = []
         for (index, count) in counts.enumerated() {

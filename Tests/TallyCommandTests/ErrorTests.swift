@@ -43,6 +43,12 @@ import TallyTestSupport
         (["batch", "1,2,5000", "--frame", "row", "--out-dir", "/tmp/tally-never-made"], "count 5,000 does not fit"),
         (["gallery", "1", "26", "--frame", "25", "-f", "svg"], "count 26 does not fit in --frame '25'"),
         (["render", "5", "--fit", "ink"], "ink"),
+        // Issue 11, item 13: the parser's messages in tally's words, and a "did you mean".
+        (["rendr", "5"], "unknown command 'rendr'; did you mean 'render'?"),
+        (["render", "5", "--theme", "purple"], "--theme 'purple' is not allowed; use light, dark or auto"),
+        (["render", "5", "--size", "abc"], "--size 'abc' is not a number"),
+        (["render", "5", "--sizee", "3"], "unknown option '--sizee'; did you mean '--size'?"),
+        (["render"], "missing '<count>'"),
         // Issue 11, items 6 and 7: sub-pixel sizes are refused; messages name the value given.
         (["render", "5", "--size", "1e-200", "-f", "svg"], "--size '1e-200' gives a side under 1 px"),
         (["render", "5", "--size", "0.5", "-f", "png"], "--size '0.5' gives a side under 1 px"),

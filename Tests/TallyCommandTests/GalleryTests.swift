@@ -31,6 +31,16 @@ import TallyTestSupport
         #expect(html.text.contains("<title>Days</title>"))
     }
 
+    /// Issue 11, item 13: the 1,000-count limit is reachable at the default tile size (large
+    /// sheets get more columns), and a sheet too large for an image says so, not "--size".
+    @Test func aThousandCountsMakeASheet() throws {
+        let run = try TallyProcess.run(["gallery", "1...1000", "-f", "svg"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text.components(separatedBy: "<svg ").count - 1 == 1_001)
+        expectOneLineError(try TallyProcess.run(["gallery", "1...1000", "--size", "1000", "-f", "svg"]), status: 64,
+                           mentioning: "a gallery of 1,000 counts in 1000 px tiles is")
+    }
+
     @Test func theHTMLPageIsSelfContained() throws {
         let run = try TallyProcess.run(["gallery", "-f", "html"])
         #expect(run.status == 0)
