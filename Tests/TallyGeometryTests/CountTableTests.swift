@@ -54,8 +54,10 @@ import Testing
 
     @Test func theOracleAgreesWithTheTableBelowTenThousand() {
         // The oracle used above 10,000 must be the same rule as SPEC's table where both apply.
-        for n in UInt64(0)...10_000 {
-            #expect(expectedHistogram(n) == histogram(scene(n)), "count \(n)")
+        // One issue for all the counts that disagree, not one a count.
+        let disagreeing = (UInt64(0)...10_000).filter { expectedHistogram($0) != histogram(scene($0)) }
+        if let first = disagreeing.first {
+            Issue.record("\(disagreeing.count) counts disagree, the first \(first): oracle \(expectedHistogram(first)), drawn \(histogram(scene(first)))")
         }
     }
 

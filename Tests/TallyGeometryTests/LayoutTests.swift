@@ -105,9 +105,10 @@ import Testing
         #expect(worst.marks.count == expectedHistogram(8_999_999_999_999_999_999).values.reduce(0, +))
     }
 
-    @Test func gatesFillCentreFirstThenNorthWestNorthEastSouthWestSouthEast() {
+    @Test func gatesFillCentreFirstThenNorthWestNorthEastSouthWestSouthEast() throws {
         // The first stroke of each gate, in fill order, sits in the gate cell the SPEC names.
         let strokes = scene(24).marks.filter { $0.kind == .stroke }
+        try #require(strokes.count == 20 && strokes.allSatisfy { !$0.segments.isEmpty })
         let cells = stride(from: 0, to: 20, by: 4).map { index -> (Int, Int) in
             let start = strokes[index].segments[0].start
             return (Int(start.x / Proportions.gateSide), Int(start.y / Proportions.gateSide))
@@ -116,31 +117,32 @@ import Testing
         #expect(cells.map { $0.1 } == [1, 0, 0, 2, 2])
     }
 
-    @Test func theSlashRunsFromLowerLeftToUpperRightAcrossTheStrokes() {
+    @Test func theSlashRunsFromLowerLeftToUpperRightAcrossTheStrokes() throws {
         let marks = scene(5).marks
+        try #require(marks.count == 5 && marks.allSatisfy { !$0.segments.isEmpty })
         let slash = marks[4].segments[0]
         #expect(marks[4].kind == .slash)
         #expect(slash.start.x < slash.end.x && slash.start.y > slash.end.y)
         let strokeXs = marks.prefix(4).map { $0.segments[0].start.x }
         #expect(strokeXs == strokeXs.sorted())
-        #expect(slash.start.x < strokeXs.first! && slash.end.x > strokeXs.last!)
+        #expect(slash.start.x < (strokeXs.first ?? 0) && slash.end.x > (strokeXs.last ?? .infinity))
     }
 
-    @Test func hundredBlocksFillNorthWestNorthEastSouthWestSouthEast() {
-        let crosses = scene(99).marks.filter { $0.kind == .cross && $0.unit == 25 }.map { $0.segments[0].start }
-        #expect(crosses.count == 3)
+    @Test func hundredBlocksFillNorthWestNorthEastSouthWestSouthEast() throws {
+        let crosses = scene(99).marks.filter { $0.kind == .cross && $0.unit == 25 }.compactMap { $0.segments.first?.start }
+        try #require(crosses.count == 3)
         #expect(crosses[0].x < crosses[1].x && crosses[0].y == crosses[1].y)
         #expect(crosses[2].x == crosses[0].x && crosses[2].y > crosses[0].y)
     }
 
-    @Test func rowsRunLeftToRightAndBlocksTopToBottom() {
-        let boxes = scene(900).marks.filter { $0.kind == .box }.map { $0.segments[0].start }
+    @Test func rowsRunLeftToRightAndBlocksTopToBottom() throws {
+        let boxes = scene(900).marks.filter { $0.kind == .box }.compactMap { $0.segments.first?.start }
         #expect(boxes.map(\.x) == boxes.map(\.x).sorted() && Set(boxes.map(\.y)).count == 1)
-        let lines = scene(9000).marks.filter { $0.kind == .line }.map { $0.segments[0].start }
+        let lines = scene(9000).marks.filter { $0.kind == .line }.compactMap { $0.segments.first?.start }
         #expect(lines.map(\.y) == lines.map(\.y).sorted() && Set(lines.map(\.x)).count == 1)
-        let diagonal = scene(10_000).marks.last!
+        let diagonal = try #require(scene(10_000).marks.last)
         #expect(diagonal.kind == .diagonal)
-        let segment = diagonal.segments[0]
+        let segment = try #require(diagonal.segments.first)
         #expect(segment.start.x < segment.end.x && segment.start.y < segment.end.y)
     }
 

@@ -78,7 +78,8 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
         #expect(dark.contains("#ebebed") && !dark.contains("#262629"))
         #expect(auto.contains("#262629") && auto.contains("@media (prefers-color-scheme:dark){") && auto.contains("#ebebed"))
         // The light palette comes first, so renderers that ignore media queries get it.
-        #expect(auto.range(of: "#262629")!.lowerBound < auto.range(of: "#ebebed")!.lowerBound)
+        let lightAt = try #require(auto.range(of: "#262629")), darkAt = try #require(auto.range(of: "#ebebed"))
+        #expect(lightAt.lowerBound < darkAt.lowerBound)
     }
 
     @Test func colourOverridesAreNormalised() throws {
@@ -93,7 +94,8 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     @Test func paddingAndScaleSetThePixelSizeNotTheViewBoxUnits() throws {
         let root = try parsed(try render(25, RenderSettings(side: .longer(100), scale: 2, padding: 10)))
         #expect(root.attributes["width"] == "200" && root.attributes["height"] == "200")
-        let viewBox = root.attributes["viewBox"]!.split(separator: " ").map { Double($0)! }
+        let viewBox = (root.attributes["viewBox"] ?? "").split(separator: " ").compactMap { Double($0) }
+        try #require(viewBox.count == 4)
         // 30 layout units fill 160 px; 20 px of padding on each side is 3.75 units.
         #expect(abs(viewBox[0] + 3.75) < 0.01 && abs(viewBox[2] - 37.5) < 0.01)
     }
@@ -152,7 +154,7 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
             guard let dot = token.firstIndex(of: ".") else { return nil }
             return token.distance(from: dot, to: token.endIndex) - 1
         }
-        #expect(decimals.max()! <= 3)
+        #expect(try #require(decimals.max()) <= 3)
     }
 }
 
@@ -162,7 +164,9 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     func everyThemeSetsThePens(_ theme: Theme) throws {
         let text = String(decoding: try render(10_000, RenderSettings(appearance: Appearance(theme: theme))), as: UTF8.self)
         for selector in [".box{", ".line{", ".diagonal{"] {
-            let rule = text.components(separatedBy: selector)[1].prefix { $0 != "}" }
+            let parts = text.components(separatedBy: selector)
+            try #require(parts.count > 1, "\(theme): no \(selector) rule")
+            let rule = parts[1].prefix { $0 != "}" }
             #expect(rule.contains("stroke-width:"), "\(theme): \(selector)\(rule)")
         }
     }
