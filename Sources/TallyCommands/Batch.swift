@@ -86,8 +86,7 @@ struct Batch: ParsableCommand {
                         throw drawing.failure(error)
                     }
                     try Output.writeAtomically(bytes, to: path)
-                    run.finished(bytes: bytes.count)
-                    progress.advance(to: run.finishedCount)
+                    progress.advance(to: run.finished(bytes: bytes.count))
                 } catch let failure as CommandFailure {
                     run.fail(index, CommandFailure(failure.code, "count \(count.value): \(failure.message)"))
                 } catch {
@@ -261,27 +260,35 @@ final class PixelBudget: @unchecked Sendable {
     }
 }
 
+/// What a batch's workers share: the next index, what is done, the earliest failure. Every
+/// field is read and written under the lock (ThreadSanitizer found a read of the count without it).
 final class BatchRun: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex: UInt64 = 0
-    private(set) var finishedCount: UInt64 = 0
-    private(set) var bytes = 0
+    private var done: UInt64 = 0
+    private var written = 0
     private var failedIndex: UInt64?
-    private(set) var failure: CommandFailure?
+    private var firstFailure: CommandFailure?
+
+    var finishedCount: UInt64 { lock.withLock { done } }
+    var bytes: Int { lock.withLock { written } }
+    var failure: CommandFailure? { lock.withLock { firstFailure } }
 
     /// The next index to draw, or nil once all are taken or something failed.
     func next(below total: UInt64) -> UInt64? {
         lock.withLock {
-            guard failure == nil, nextIndex < total else { return nil }
+            guard firstFailure == nil, nextIndex < total else { return nil }
             defer { nextIndex += 1 }
             return nextIndex
         }
     }
 
-    func finished(bytes: Int) {
+    /// Counts a written file; returns how many are done, for the progress bar.
+    func finished(bytes: Int) -> UInt64 {
         lock.withLock {
-            finishedCount += 1
-            self.bytes += bytes
+            done += 1
+            written += bytes
+            return done
         }
     }
 
@@ -290,7 +297,7 @@ final class BatchRun: @unchecked Sendable {
         lock.withLock {
             if failedIndex == nil || index < failedIndex! {
                 failedIndex = index
-                self.failure = failure
+                firstFailure = failure
             }
         }
     }
