@@ -8,12 +8,14 @@ let package = Package(
     name: "TallyFuzz",
     dependencies: [.package(name: "tally", path: "..")],
     targets: [
-        .executableTarget(name: "FuzzCount", dependencies: [.product(name: "TallyGeometry", package: "tally")]),
-        .executableTarget(name: "FuzzCountList", dependencies: [.product(name: "TallyCommands", package: "tally")]),
-        .executableTarget(name: "FuzzColor", dependencies: [.product(name: "TallyStyle", package: "tally")]),
-        .executableTarget(name: "FuzzLabel", dependencies: [.product(name: "TallyRender", package: "tally"),
+        // libFuzzer's driver, shared by the targets.
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzCount", dependencies: ["FuzzDriver", .product(name: "TallyGeometry", package: "tally")]),
+        .executableTarget(name: "FuzzCountList", dependencies: ["FuzzDriver", .product(name: "TallyCommands", package: "tally")]),
+        .executableTarget(name: "FuzzColor", dependencies: ["FuzzDriver", .product(name: "TallyStyle", package: "tally")]),
+        .executableTarget(name: "FuzzLabel", dependencies: ["FuzzDriver", .product(name: "TallyRender", package: "tally"),
                                                             .product(name: "TallyGeometry", package: "tally")]),
-        .executableTarget(name: "FuzzScene", dependencies: [.product(name: "TallyRender", package: "tally"),
+        .executableTarget(name: "FuzzScene", dependencies: ["FuzzDriver", .product(name: "TallyRender", package: "tally"),
                                                             .product(name: "TallyGeometry", package: "tally")]),
     ]
 )

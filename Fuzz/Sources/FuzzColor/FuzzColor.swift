@@ -1,4 +1,5 @@
 import TallyStyle
+import FuzzDriver
 
 /// Colours (`--ink`, `--background`): any bytes, never a crash; an accepted colour is written
 /// as CSS that parses back to itself, so nothing the user typed is passed through.
@@ -13,16 +14,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver: SwiftPM links an executable's entry as `<Target>_main`, so the target
-/// provides it and hands over to libFuzzer.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt) -> CInt
-
 @_cdecl("FuzzColor_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) }
+    runFuzzer(argc, argv) { data, size in fuzz(data, size) }
 }

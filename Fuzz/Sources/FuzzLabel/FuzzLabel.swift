@@ -1,6 +1,7 @@
 import Foundation
 import TallyGeometry
 import TallyRender
+import FuzzDriver
 
 /// Labels (`--label`): any text reaches the SVG as one escaped title and the PNG and PDF as
 /// metadata, never as markup and never a crash.
@@ -20,16 +21,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver: SwiftPM links an executable's entry as `<Target>_main`, so the target
-/// provides it and hands over to libFuzzer.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt) -> CInt
-
 @_cdecl("FuzzLabel_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) }
+    runFuzzer(argc, argv) { data, size in fuzz(data, size) }
 }
