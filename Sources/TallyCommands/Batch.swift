@@ -78,10 +78,11 @@ struct Batch: ParsableCommand {
                     do {
                         // Raster and PDF images draw within the batch's pixel budget, so memory
                         // stays bounded whatever -j; SVG and JSON cost next to nothing.
-                        let pixels = format.isBinary ? try Self.pixels(count, settings) : 0
+                        let layout = try Renderer.layout(count, settings)
+                        let pixels = format.isBinary ? Int(layout.viewport.width * layout.viewport.height) : 0
                         budget.acquire(pixels)
                         defer { budget.release(pixels) }
-                        bytes = try Renderer.render(count, settings)
+                        bytes = try Renderer.render(layout, settings)
                     } catch let error as RenderError {
                         throw drawing.failure(error)
                     }
@@ -99,12 +100,6 @@ struct Batch: ParsableCommand {
         let elapsed = (ContinuousClock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         StandardError.send(Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir))
-    }
-
-    /// The pixels of a count's image: its layout alone, no drawing.
-    static func pixels(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> Int {
-        let viewport = try Renderer.layout(count, settings).viewport
-        return Int(viewport.width * viewport.height)
     }
 
     static func summary(files: UInt64, bytes: Int, seconds: Double, directory: String) -> String {
@@ -226,8 +221,6 @@ final class PixelBudget: @unchecked Sendable {
     let capacity: Int
     private let condition = NSCondition()
     private var inUse = 0
-    /// The most pixels ever in flight at once (for tests).
-    private(set) var peak = 0
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -247,7 +240,6 @@ final class PixelBudget: @unchecked Sendable {
         condition.lock()
         while inUse > 0 && inUse + pixels > capacity { condition.wait() }
         inUse += pixels
-        peak = max(peak, inUse)
         condition.unlock()
     }
 

@@ -115,7 +115,15 @@ public enum Renderer {
     }
 
     public static func render(_ count: TallyCount, _ settings: RenderSettings, svgID: String = "tally") throws(RenderError) -> [UInt8] {
-        let (scene, viewport, clean) = try layout(count, settings)
+        try render(layout(count, settings), settings, svgID: svgID)
+    }
+
+    /// The bytes of a layout made by `layout(_:_:)` with the same settings, for a caller that
+    /// needs the layout first (a batch sizes its memory budget by the viewport).
+    public static func render(_ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
+                              svgID: String = "tally") throws(RenderError) -> [UInt8] {
+        let (scene, viewport, clean) = layout
+        let count = scene.count
         switch settings.format {
         case .json:
             return Array(SceneJSON.encode(scene, viewport: settings.side == nil ? nil : viewport).utf8)
