@@ -84,11 +84,12 @@ public struct Tally: ParsableCommand {
     /// Levenshtein distance, small words only.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.prefix(64)), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             var previous = row[0]
             row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
+            for j in 1...b.count {
                 let current = row[j]
                 row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
                 previous = current

@@ -22,14 +22,13 @@ enum ProgressMark {
     private static func collect(_ level: UnitLevel, count: UInt64, at origin: Point, minimum: Double,
                                 bounds: Rect, into rects: inout [Rect]) {
         let size = Layout.cellSize(level)
-        guard let child = level.child, level != .gate,
-              min(Layout.cellSize(child).x, Layout.cellSize(child).y) >= minimum else {
+        // A gate's children are strokes, which have no cell: gates always end the descent.
+        guard let child = level.child, case let childSize = Layout.cellSize(child), min(childSize.x, childSize.y) >= minimum else {
             rects.append(fraction(of: level, count: count, at: origin, minimum: minimum, bounds: bounds))
             return
         }
         let complete = Int(count / child.capacity)
         let rest = count % child.capacity
-        let childSize = Layout.cellSize(child)
         func cell(_ index: Int) -> Rect {
             let offset = origin + Layout.childOffset(level, index)
             return Rect(minX: offset.x, minY: offset.y, width: childSize.x, height: childSize.y)

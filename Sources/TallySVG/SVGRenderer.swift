@@ -128,8 +128,8 @@ public enum SVGRenderer {
     }
 
     /// The power of ten that layout units are divided by in the SVG: 1 while the frame and the
-    /// visible box stay under 10⁵, else large enough to bring them there (10⁶ for Int64.max's
-    /// frame of about 1.5 × 10¹¹), leaving room below SPEC's 10⁶ for margins and ink bows.
+    /// visible box stay under 10⁵, else large enough to bring them there (10⁷ for Int64.max's
+    /// frame of about 1.7 × 10¹¹), leaving room below SPEC's 10⁶ for margins and ink bows.
     static func unitDivisor(frame: Frame, visible: Rect) -> Double {
         let extent = max(frame.width, frame.height, abs(visible.minX), abs(visible.minY), abs(visible.maxX), abs(visible.maxY))
         var divisor = 1.0
