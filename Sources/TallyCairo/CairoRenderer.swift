@@ -23,8 +23,8 @@ public struct CairoOptions: Hashable, Sendable {
     }
 }
 
-/// What a Cairo page holds: tallies placed in pixels, and text labels (a gallery); a single
-/// image is a sheet with one tally filling it.
+/// What a Cairo page holds: tallies placed in pixels, and labels (a gallery's captions, in the
+/// core's stroke font); a single image is a sheet with one tally filling it.
 public struct CairoSheet: Sendable {
     public struct Item: Sendable {
         public var scene: Scene
@@ -38,28 +38,18 @@ public struct CairoSheet: Sendable {
         }
     }
 
-    public struct Label: Sendable {
-        public var text: String
-        /// The middle of the text's baseline, in pixels.
-        public var center: Point
-        public init(text: String, center: Point) {
-            self.text = text
-            self.center = center
-        }
-    }
-
     public var width: Double
     public var height: Double
     public var items: [Item]
-    public var labels: [Label]
-    public var fontSize: Double
+    /// Marks drawn on the sheet itself, in pixels (a gallery's labels): strokes, never text, so
+    /// the bytes do not depend on the fonts a machine has.
+    public var labels: [Mark]
 
-    public init(width: Double, height: Double, items: [Item], labels: [Label] = [], fontSize: Double = 13) {
+    public init(width: Double, height: Double, items: [Item], labels: [Mark] = []) {
         self.width = width
         self.height = height
         self.items = items
         self.labels = labels
-        self.fontSize = fontSize
     }
 
     init(single scene: Scene, viewport: Viewport) {
@@ -143,29 +133,19 @@ public enum CairoRenderer {
             cairo_translate(context, item.origin.x, item.origin.y)
             cairo_scale(context, item.viewport.pixelsPerUnit, item.viewport.pixelsPerUnit)
             cairo_translate(context, -item.viewport.visible.minX, -item.viewport.visible.minY)
-            drawMarks(item.scene, palette: palette, context: context)
+            drawMarks(item.scene.marks, palette: palette, context: context)
             cairo_restore(context)
         }
-        if !sheet.labels.isEmpty {
-            cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-            cairo_set_font_size(context, sheet.fontSize)
-            setColor(context, palette.c2)
-            for label in sheet.labels {
-                var extents = cairo_text_extents_t()
-                cairo_text_extents(context, label.text, &extents)
-                cairo_move_to(context, label.center.x - extents.width / 2 - extents.x_bearing, label.center.y)
-                cairo_show_text(context, label.text)
-            }
-        }
+        drawMarks(sheet.labels, palette: palette, context: context)
         try check(cairo_status(context), "draw the marks")
         cairo_surface_flush(surface)
     }
 
-    private static func drawMarks(_ scene: Scene, palette: Palette, context: OpaquePointer?) {
-        for mark in scene.marks {
+    private static func drawMarks(_ marks: [Mark], palette: Palette, context: OpaquePointer?) {
+        for mark in marks {
             let color = palette[mark.color]
             if color.isClear { continue }
-            setColor(context, color, opacity: mark.kind.isFilled ? Proportions.progressOpacity : 1)
+            setColor(context, color, opacity: mark.opacity)
             cairo_set_line_width(context, mark.width)
             var current = Point(0, 0)
             for element in mark.path {

@@ -85,6 +85,10 @@ struct DrawingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title.", valueName: "text"))
     var label: String?
 
+    /// The count in digits under the tally.
+    @Flag(help: "Write the count in digits under the tally (\"99,999\"), in tally's own stroke font, so every format and machine shows the same glyphs. Gallery tiles always have one.")
+    var caption = false
+
     func validate() throws {
         if [size, width, height].compactMap({ $0 }).count > 1 {
             throw ValidationError("give only one of --size, --width and --height")
@@ -119,7 +123,7 @@ struct DrawingOptions: ParsableArguments {
         let from = try animateFrom.map { text throws(CommandFailure) in try Values.count(text, what: "--animate-from") }
         return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(),
                               style: style, seed: seed, fit: fit, frame: try pinnedFrame(), detail: detail, label: label,
-                              animate: animate, animateFrom: from, documentDate: try Self.documentDate())
+                              caption: caption, animate: animate, animateFrom: from, documentDate: try Self.documentDate())
     }
 
     /// The frame after `--frame`, if any.

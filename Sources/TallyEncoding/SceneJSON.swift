@@ -3,8 +3,8 @@ import TallyGeometry
 /// The JSON scene of SPEC §5: the geometry itself, the stable interface for other renderers.
 ///
 /// Beyond SPEC's fields, the frame names its `unit` and each mark its pen `width` (layout units),
-/// so another renderer can draw exactly what ours draw; a `progress` mark, a region to fill, has
-/// its `opacity`. With a viewport (a size was given) the scene carries it: the image's size in
+/// so another renderer can draw exactly what ours draw; a mark that is not opaque (a `progress`
+/// fill, a cap over detail) has its `opacity`. With a viewport (a size was given) the scene carries it: the image's size in
 /// pixels and the layout box it shows, margin included. One mark a line, so diffs stay readable.
 public enum SceneJSON {
     public static func encode(_ scene: Scene, viewport: Viewport? = nil) -> String {
@@ -53,9 +53,9 @@ public enum SceneJSON {
         out.append(mark.color.rawValue)
         out.append("\", \"width\": ")
         out.append(mark.width)
-        if mark.kind.isFilled {
+        if mark.opacity != 1 {
             out.append(", \"opacity\": ")
-            out.append(Proportions.progressOpacity)
+            out.append(mark.opacity)
         }
         out.append(", \"segments\": [")
         for (index, segment) in mark.segments.enumerated() {

@@ -13,8 +13,9 @@ public enum InkStyle {
 
     public static func apply(to scene: Scene, seed: UInt64) -> Scene {
         let marks = scene.marks.map { mark in
-            // A progress fill is a region, not a pen: its rectangles stay closed and straight.
-            if mark.kind.isFilled { return mark }
+            // A progress fill is a region, not a pen: its rectangles stay closed and straight. A
+            // caption is type, not the hand: its glyphs stay as designed, to be read.
+            if mark.kind.isFilled || !mark.kind.isTally { return mark }
             var generator = SplitMix64(seed: seed, mark: mark)
             var inked = mark
             inked.width = mark.width * (1 + widthWobble * generator.nextSigned())

@@ -7,22 +7,28 @@ enum Layout {
     /// Side of the hundred-block: two twenty-five-units and the seam.
     static let hundredSide = 2 * Proportions.quincunxSide + Proportions.seam
 
-    /// Side of the square of each pair (index 1 … 10): the hundred-block, the ten-thousand-block,
-    /// the million-block … Each is ten squares of the pair below and nine gaps.
-    static let squareSides: [Double] = {
-        var sides = [0, hundredSide]
+    /// The size of the square of each pair (index 1 … 10): the hundred-block, the
+    /// ten-thousand-block, the million-block … Each above the first is ten rows of the pair
+    /// below, stacked with nine row gaps: as wide as a row, taller by the wider row gaps.
+    static let squareSizes: [Point] = {
+        var sizes = [Point(0, 0), Point(hundredSide, hundredSide)]
         for pair in 1..<10 {
-            let side = sides[pair]
-            sides.append(10 * side + 9 * Proportions.squareGap * side / hundredSide)
+            let size = sizes[pair]
+            let scale = size.x / hundredSide
+            sizes.append(Point(10 * size.x + 9 * Proportions.squareGap * scale,
+                               10 * size.y + 9 * Proportions.rowGap * scale))
         }
-        return sides
+        return sizes
     }()
 
-    /// How much the squares and rows of a pair are scaled up from pair 1.
-    static func pairScale(_ pair: Int) -> Double { squareSides[pair] / hundredSide }
+    /// How much the squares and rows of a pair are scaled up from pair 1 (by width).
+    static func pairScale(_ pair: Int) -> Double { squareSizes[pair].x / hundredSide }
 
-    /// The gap between squares of a row (and rows of a block) of a pair.
+    /// The gap between squares of a row of a pair.
     static func squareGap(_ pair: Int) -> Double { Proportions.squareGap * pairScale(pair) }
+
+    /// The gap between the rows of a block, for rows of a pair.
+    static func rowGap(_ pair: Int) -> Double { Proportions.rowGap * pairScale(pair) }
 
     /// The size of a unit's cell (x: width, y: height).
     static func cellSize(_ level: UnitLevel) -> Point {
@@ -31,11 +37,11 @@ enum Layout {
         case .gate: return Point(Proportions.gateSide, Proportions.gateSide)
         case .quincunx: return Point(Proportions.quincunxSide, Proportions.quincunxSide)
         case .square:
-            let side = squareSides[level.pair]
-            return Point(side, side)
+            return squareSizes[level.pair]
         case .row:
             let pair = level.pair
-            return Point(10 * squareSides[pair] + 9 * squareGap(pair), squareSides[pair])
+            let square = squareSizes[pair]
+            return Point(10 * square.x + 9 * squareGap(pair), square.y)
         }
     }
 
@@ -57,10 +63,10 @@ enum Layout {
         case .square:
             // Rows, top to bottom; a block's rows belong to the pair below.
             let pair = level.pair - 1
-            return Point(0, Double(index) * (squareSides[pair] + squareGap(pair)))
+            return Point(0, Double(index) * (squareSizes[pair].y + rowGap(pair)))
         case .row:
             let pair = level.pair
-            return Point(Double(index) * (squareSides[pair] + squareGap(pair)), 0)
+            return Point(Double(index) * (squareSizes[pair].x + squareGap(pair)), 0)
         }
     }
 }

@@ -21,7 +21,8 @@ extension Detail {
         case .square:
             return (Proportions.squareCapWidth * Layout.pairScale(level.pair), Layout.squareGap(level.pair))
         case .row:
-            return (Proportions.rowLineWidth * Layout.pairScale(level.pair), Layout.squareGap(level.pair))
+            // Rows are stacked: the gap between them is the row gap.
+            return (Proportions.rowLineWidth * Layout.pairScale(level.pair), Layout.rowGap(level.pair))
         }
     }
 }

@@ -11,11 +11,12 @@ enum MarkShapes {
              segments: [Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)])
     }
 
-    static func quincunxCross(at origin: Point) -> Mark {
+    /// - Parameter overDetail: whether the unit's gates are drawn under it.
+    static func quincunxCross(at origin: Point, overDetail: Bool) -> Mark {
         let low = Proportions.quincunxCrossInset
         let high = Proportions.quincunxSide - low
         return Mark(kind: .cross, unit: 25, color: .c2, width: Proportions.quincunxCrossWidth,
-                    segments: diagonals(origin: origin, low: low, high: high))
+                    segments: diagonals(origin: origin, low: low, high: high), opacity: capOpacity(overDetail))
     }
 
     /// The pen of a square's box and cross or diagonal.
@@ -26,9 +27,9 @@ enum MarkShapes {
     /// A square's outline, inset by half its pen so the ink stays inside the cell.
     static func box(_ level: UnitLevel, at origin: Point) -> Mark {
         let pen = squarePen(level)
-        let low = pen / 2
-        let high = Layout.squareSides[level.pair] - low
-        let (x0, y0, x1, y1) = (origin.x + low, origin.y + low, origin.x + high, origin.y + high)
+        let size = Layout.squareSizes[level.pair]
+        let (x0, y0) = (origin.x + pen / 2, origin.y + pen / 2)
+        let (x1, y1) = (origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
         return Mark(kind: .box, unit: level.capacity, color: .c3, width: pen,
                     segments: [Segment(x0, y0, x1, y0), Segment(x1, y0, x1, y1),
                                Segment(x1, y1, x0, y1), Segment(x0, y1, x0, y0)])
@@ -43,12 +44,14 @@ enum MarkShapes {
 
     /// A block's closing diagonal, top left to bottom right; the same whether the block is the
     /// frame (over its rows) or collapsed inside a larger structure (over its box).
-    static func diagonal(_ level: UnitLevel, at origin: Point) -> Mark {
+    /// - Parameter overDetail: whether the block's rows are drawn under it.
+    static func diagonal(_ level: UnitLevel, at origin: Point, overDetail: Bool) -> Mark {
         let pen = squarePen(level)
-        let low = pen / 2
-        let high = Layout.squareSides[level.pair] - low
+        let size = Layout.squareSizes[level.pair]
         return Mark(kind: .diagonal, unit: level.capacity, color: capColor(level), width: pen,
-                    segments: [Segment(origin.x + low, origin.y + low, origin.x + high, origin.y + high)])
+                    segments: [Segment(origin.x + pen / 2, origin.y + pen / 2,
+                                       origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)],
+                    opacity: capOpacity(overDetail))
     }
 
     /// A row's line, through the middle of all ten squares, end to end.
@@ -64,6 +67,10 @@ enum MarkShapes {
     /// a cap is never drawn in the colour of the boxes it closes.
     static func capColor(_ level: UnitLevel) -> ColorToken {
         level.shape == .row ? .c1 : .c2
+    }
+
+    private static func capOpacity(_ overDetail: Bool) -> Double {
+        overDetail ? Proportions.capOverDetailOpacity : 1
     }
 
     private static func diagonals(origin: Point, low: Double, high: Double) -> [Segment] {

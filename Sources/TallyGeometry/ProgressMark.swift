@@ -15,7 +15,7 @@ enum ProgressMark {
         var rects: [Rect] = []
         collect(level, count: count, at: origin, minimum: minimum, bounds: bounds, into: &rects)
         return Mark(kind: .progress, unit: level.capacity, color: .c1, width: 0,
-                    segments: rects.flatMap(outline))
+                    segments: rects.flatMap(outline), opacity: Proportions.progressOpacity)
     }
 
     /// The filled cells of a unit, from its whole children down.

@@ -1,21 +1,26 @@
 /// Every proportion of the drawing, in layout units, in one place.
 ///
 /// The gate cell is 10 units square; everything else is sized from it. The values were chosen
-/// for legibility from 16 px to 4,000 px: strokes close enough to read as one gate, gaps between
-/// gates and seams between units clearly wider than the gaps inside a gate, caps bolder than
-/// the detail they close. Above the hundred-block the structure repeats every two ranks, scaled
-/// by `Layout.pairScale`: the widths of squares and rows grow with it, so a ten-thousand-block in
-/// a row looks like a hundred-block in a row.
+/// for legibility from 16 px to 4,000 px: strokes close enough to read as one gate, caps bolder
+/// than the detail they close, and every grouping wider than the one inside it. The seams
+/// between the twenty-five-units of a hundred-block, the gaps between the squares of a row and
+/// between the rows of a block are each at least 1.5 × the largest gap inside the units they
+/// separate (the ink gap between gates, between twenty-five-units, between squares), so the
+/// grouping reads at a glance. Above the hundred-block the structure repeats every two ranks,
+/// scaled by `Layout.pairScale`, so a ten-thousand-block in a row looks like a hundred-block in
+/// a row.
 public enum Proportions {
     // MARK: Gate (rank 1)
 
     /// A gate's cell is a square of this side.
     public static let gateSide = 10.0
-    /// The x of the four strokes inside the gate cell, left to right.
-    public static let strokeXs: [Double] = [2, 4, 6, 8]
-    /// Strokes run from top to bottom (y grows downwards).
-    public static let strokeTop = 1.5
-    public static let strokeBottom = 8.5
+    /// The x of the four strokes inside the gate cell, left to right: 2.1 apart, so the gap
+    /// between them (1.2) stays 1.5 px where a row's first two squares fill a 256 px image.
+    public static let strokeXs: [Double] = [1.85, 3.95, 6.05, 8.15]
+    /// Strokes run from top to bottom (y grows downwards), nearly the cell's height, so the
+    /// empty cells of the dice-five leave gaps no wider than the seam allows.
+    public static let strokeTop = 0.9
+    public static let strokeBottom = 9.1
     public static let strokeWidth = 0.9
     /// The slash, the fifth mark: from lower left to upper right, across all four strokes.
     public static let slashStart = Point(0.8, 7.2)
@@ -30,14 +35,28 @@ public enum Proportions {
     public static let quincunxCrossInset = 1.0
     public static let quincunxCrossWidth = 1.8
 
+    /// A cap drawn over detail that stays (the twenty-five-unit's cross over its gates, a
+    /// block's diagonal over its rows) lays its colour down at this opacity, on any background:
+    /// the strokes under it stay darker than the cap, so they read through it, while the cap
+    /// still reads as one bold mark over the unit. Caps over nothing (a collapsed square's cross,
+    /// a cap whose detail the level of detail hides) stay opaque.
+    public static let capOverDetailOpacity = 0.55
+
     // MARK: Hundred-block (rank 3) and the squares above it
 
-    /// The visible seam between the four twenty-five-units of a hundred-block.
-    public static let seam = 6.0
+    /// The seam between the four twenty-five-units of a hundred-block: its ink gap (16.7, the
+    /// crosses' ends reach 0.1 into their cells) is over 1.5 × the largest ink gap between the
+    /// gates inside one (10.9, across an empty cell of the dice-five).
+    public static let seam = 16.5
     /// The pen of a collapsed square's box and of its cross or diagonal, at hundred-block scale.
     public static let squareCapWidth = 2.6
-    /// The gap between neighbouring squares in a row, and between rows in a block, at hundred-block scale.
-    public static let squareGap = 8.0
+    /// The gap between neighbouring squares in a row, at hundred-block scale: over 1.5 × the
+    /// largest seam inside a hundred-block being filled (about 17.1 of ink).
+    public static let squareGap = 26.0
+    /// The gap between the rows of a block, at hundred-block scale: over 1.5 × the gap between
+    /// the squares inside a row (about 26.1 of ink), so a block reads as ten rows, not a grid.
+    /// A block is therefore taller than wide.
+    public static let rowGap = 40.0
 
     // MARK: Rows (ranks 4, 6 …)
 
@@ -48,10 +67,11 @@ public enum Proportions {
 
     /// Detail is drawn only while the gaps between its marks stay at least this many output pixels…
     public static let legibleGapPixels = 1.5
-    /// …and its pens at least this wide: a half-pixel line still shows, anti-aliased at half
-    /// strength, and keeps the boxes of a row or block visible at small sizes; thinner ones fade.
-    /// (For strokes the gap decides first: it needs more pixels than the pen.)
-    public static let legibleStrokePixels = 0.5
+    /// …and its pens at least this wide. The pen floor (`minimumPenPixels`) draws a thinner pen
+    /// at 1 px, so a quarter-pixel pen is drawn at most 4× its design: the boxes of a row stay
+    /// boxes down to where they are about 7 px apart; thinner ones, widened, would crowd into a
+    /// grid that reads as ruled paper. (For strokes the gap decides first: it needs more pixels.)
+    public static let legibleStrokePixels = 0.25
     /// No pen is drawn thinner than this many output pixels (SPEC §2): a thinner one is widened
     /// to it, so nothing fades into a hairline that reads as ruled paper.
     public static let minimumPenPixels = 1.0

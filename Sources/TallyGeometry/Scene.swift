@@ -28,12 +28,17 @@ public struct Segment: Hashable, Sendable {
 /// Every kind but `progress` is a pen stroked along its segments. A `progress` mark is a region
 /// to fill: closed rectangles (filled with the nonzero rule, so overlaps are painted once) in its
 /// colour at `Proportions.progressOpacity`. It stands for the progress of a unit too small to
-/// show its own detail (SPEC §2, "Partial progress is never invisible").
+/// show its own detail (SPEC §2, "Partial progress is never invisible"). A `caption` mark is one
+/// glyph of the count written under the tally (`--caption`), in the core's own stroke font
+/// (`StrokeFont`); its `unit` is 0, as it marks no unit.
 public enum MarkKind: String, CaseIterable, Hashable, Sendable {
-    case stroke, slash, cross, box, line, diagonal, progress
+    case stroke, slash, cross, box, line, diagonal, progress, caption
 
     /// Whether the mark is filled rather than stroked.
     public var isFilled: Bool { self == .progress }
+
+    /// Whether the mark is part of the tally (every kind but `caption`).
+    public var isTally: Bool { self != .caption }
 }
 
 /// The colour roles of SPEC §3. Backends map them to a palette; the core never names a colour.
@@ -54,13 +59,18 @@ public struct Mark: Hashable, Sendable {
     public var width: Double
     /// Drawn with round caps and joins; a box is its four sides, clockwise from the top.
     public var segments: [Segment]
+    /// How much of its colour the mark lays down, 0 … 1: below 1 for a `progress` fill
+    /// (`Proportions.progressOpacity`) and for a cap drawn over detail that stays
+    /// (`Proportions.capOverDetailOpacity`), so the detail shows through it.
+    public var opacity: Double
 
-    public init(kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment]) {
+    public init(kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1) {
         self.kind = kind
         self.unit = unit
         self.color = color
         self.width = width
         self.segments = segments
+        self.opacity = opacity
     }
 }
 
@@ -146,6 +156,12 @@ public struct Scene: Hashable, Sendable {
     /// ones `--animate-from` draws in.
     public func marksNew(since earlier: Scene) -> [Bool] {
         let old = Set(earlier.marks)
-        return marks.map { !old.contains($0) }
+        return marks.map { $0.kind.isTally && !old.contains($0) }
+    }
+
+    /// The scene with a caption written under it (`--caption`): the caption's glyphs follow the
+    /// tally's marks.
+    public func adding(_ caption: Caption) -> Scene {
+        Scene(count: count, frame: frame, detail: detail, marks: marks + caption.marks)
     }
 }

@@ -8,7 +8,9 @@
 /// - **partial**: its complete children in their cap form, then the child being filled: drawn
 ///   the same way if the level of detail shows that child's own children, else as a progress
 ///   mark (`ProgressMark`), so partial progress is never invisible.
-/// The cap of a complete unit is always drawn; only the detail under it follows the level of detail.
+/// The cap of a complete unit is always drawn; only the detail under it follows the level of
+/// detail. A cap over detail that stays is translucent (`Proportions.capOverDetailOpacity`), so
+/// the detail reads through it (SPEC §2: the cross goes over the unit and the detail stays).
 struct SceneBuilder {
     let detail: Detail
     private(set) var marks: [Mark] = []
@@ -53,25 +55,28 @@ struct SceneBuilder {
             for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
             marks.append(MarkShapes.slash(gateAt: origin))
         case .quincunx:
-            if detail.showsUnits(of: .gate) {
+            let showsGates = detail.showsUnits(of: .gate)
+            if showsGates {
                 for index in 0..<5 { complete(.gate, at: origin + Layout.childOffset(level, index), isFrame: false) }
             }
-            marks.append(MarkShapes.quincunxCross(at: origin))
+            marks.append(MarkShapes.quincunxCross(at: origin, overDetail: showsGates))
         case .square where level == .hundred:
             marks.append(MarkShapes.box(level, at: origin))
             marks.append(MarkShapes.squareCross(at: origin))
         case .square:
+            var showsRows = false
             if isFrame {
                 // The closure of SPEC §2: ten rows in cap form under one diagonal.
                 let row = level.child!
-                if detail.showsUnits(of: row) {
+                showsRows = detail.showsUnits(of: row)
+                if showsRows {
                     for index in 0..<10 { complete(row, at: origin + Layout.childOffset(level, index), isFrame: false) }
                 }
             } else {
                 // Inside a larger structure a complete block collapses to its box.
                 marks.append(MarkShapes.box(level, at: origin))
             }
-            marks.append(MarkShapes.diagonal(level, at: origin))
+            marks.append(MarkShapes.diagonal(level, at: origin, overDetail: showsRows))
         case .row:
             // The squares drop their crosses or diagonals and keep their boxes; one line through all.
             let square = level.child!

@@ -6,9 +6,12 @@ import TallySVG
 
 /// `tally gallery`: a labelled contact sheet of counts, for documentation pages.
 ///
-/// Each count is drawn with the same settings into a square tile, centred, with its count
-/// below; tiles run left to right in rows of up to six, as evenly filled as that allows (seven
-/// tiles are two rows of four and three, never six and one). `--label` titles the sheet.
+/// Each count is drawn with the same settings into a square tile, centred across and standing
+/// on the tile's foot, so tallies of different frames share a baseline with their labels just
+/// under them; tiles run left to right in rows of up to six, as evenly filled as that allows
+/// (seven tiles are two rows of four and three, never six and one). The labels are the counts
+/// in the core's stroke font (`Caption`), so SVG, PNG and PDF show the same glyphs whatever
+/// fonts a machine has. `--label` titles the sheet.
 public enum Gallery {
     public enum Format: String, CaseIterable, Sendable {
         case svg, png, pdf, html
@@ -27,7 +30,9 @@ public enum Gallery {
     static let margin = 24.0
     static let gap = 24.0
     static let labelHeight = 22.0
-    static let fontSize = 13.0
+    /// The labels' digit height, and the gap above them, in pixels.
+    static let labelDigitHeight = 11.0
+    static let labelGap = 6.0
 
     /// A tile is the square the size asks for, scaled; `--width` or `--height` fix that side too.
     static func tileSide(_ settings: RenderSettings) -> Double {
@@ -48,9 +53,10 @@ public enum Gallery {
         let count: TallyCount
         let scene: Scene
         let viewport: Viewport
-        /// The top left of the drawing and the middle of the label's baseline, in pixels.
+        /// The top left of the drawing, in whole pixels.
         let origin: Point
-        let labelCenter: Point
+        /// The count under the tile, in the sheet's pixels.
+        let label: Caption
     }
 
     struct Sheet {
@@ -60,10 +66,12 @@ public enum Gallery {
     }
 
     /// Lays the sheet out; `settings.side` is each tile's side (default 160 px).
-    static func layout(_ counts: [TallyCount], _ settings: RenderSettings) throws(Problem) -> Sheet {
+    /// - Parameter format: the sheet's format; a PNG's tiles land on its pixel grid.
+    static func layout(_ counts: [TallyCount], _ settings: RenderSettings, format: Format = .svg) throws(Problem) -> Sheet {
         guard counts.count <= maximumCounts else { throw .tooManyCounts(counts.count) }
         var tileSettings = settings
-        tileSettings.format = .svg
+        tileSettings.format = format == .png ? .png : format == .pdf ? .pdf : .svg
+        tileSettings.caption = false
         tileSettings.animate = false
         tileSettings.animateFrom = nil
         tileSettings.side = settings.side ?? .longer(defaultTile)
@@ -91,15 +99,17 @@ public enum Gallery {
             let column = Double(index % columns), row = Double(index / columns)
             let left = margin + column * (tile + gap)
             let top = margin + row * (tile + labelHeight + gap)
-            let origin = Point(left + (tile - layout.viewport.width) / 2, top + (tile - layout.viewport.height) / 2)
-            tiles.append(Tile(count: count, scene: layout.scene, viewport: layout.viewport, origin: origin,
-                              labelCenter: Point(left + tile / 2, top + tile + labelHeight - 6)))
+            // Whole pixels, so a PNG tile's pixel grid is the sheet's.
+            let origin = Point((left + (tile - layout.viewport.width) / 2).rounded(), top + tile - layout.viewport.height)
+            let label = Caption(Words.grouped(count.value), height: labelDigitHeight, centreX: left + tile / 2,
+                                top: top + tile + labelGap)
+            tiles.append(Tile(count: count, scene: layout.scene, viewport: layout.viewport, origin: origin, label: label))
         }
         return Sheet(width: width.rounded(), height: height.rounded(), tiles: tiles)
     }
 
     public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem) -> [UInt8] {
-        let sheet = try layout(counts, settings)
+        let sheet = try layout(counts, settings, format: format)
         let title = settings.label ?? ("Tally gallery: " + (counts.count == 1 ? "1 count" : "\(counts.count) counts"))
         let description = counts.map { Words.grouped($0.value) }.joined(separator: ", ")
         switch format {
@@ -111,8 +121,7 @@ public enum Gallery {
             let cairoSheet = CairoSheet(
                 width: sheet.width, height: sheet.height,
                 items: sheet.tiles.map { CairoSheet.Item(scene: $0.scene, viewport: $0.viewport, origin: $0.origin) },
-                labels: sheet.tiles.map { CairoSheet.Label(text: Words.grouped($0.count.value), center: $0.labelCenter) },
-                fontSize: fontSize)
+                labels: sheet.tiles.flatMap(\.label.marks))
             let options = CairoOptions(appearance: appearance, title: title, description: description, documentDate: settings.documentDate)
             do {
                 return format == .png ? try CairoRenderer.png(cairoSheet, options: options) : try CairoRenderer.pdf(cairoSheet, options: options)
@@ -136,7 +145,8 @@ public enum Gallery {
         let sheetAppearance = Appearance(theme: appearance.theme, overrides: appearance.overrides, background: background)
         func rules(dark: Bool) -> String {
             let color = sheetAppearance.backgroundColor(dark: dark)?.css ?? "none"
-            return "\(paper){background:\(color);fill:\(color)}\(text){fill:\(sheetAppearance.palette(dark: dark).c2.css);color:\(sheetAppearance.palette(dark: dark).c2.css)}"
+            let label = sheetAppearance.palette(dark: dark).c2.css
+            return "\(paper){background:\(color);fill:\(color)}\(text){stroke:\(label);color:\(label)}"
         }
         var css = rules(dark: appearance.theme == .dark)
         if appearance.theme == .auto { css += "@media (prefers-color-scheme:dark){\(rules(dark: true))}" }
@@ -154,15 +164,17 @@ public enum Gallery {
         out.append(" ")
         out.append(sheet.height, digits: 0)
         out.append("\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(XMLText.escaped(title))</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n")
-        out.append("<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count") + "#gallery .count{font:\(Int(fontSize))px sans-serif;text-anchor:middle}</style>\n")
+        out.append("<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count")
+                   + "#gallery .count{fill:none;stroke-linecap:round;stroke-linejoin:round;stroke-width:")
+        out.append(StrokeFont.pen * labelDigitHeight / StrokeFont.capHeight, digits: 3, leadingZero: false)
+        out.append("}</style>\n")
         out.append("<rect class=\"paper\" width=\"100%\" height=\"100%\"/>\n")
         for (index, tile) in sheet.tiles.enumerated() {
             out.append(String(decoding: tileSVG(tile, index, settings, nested: true), as: UTF8.self))
-            out.append("<text class=\"count\" x=\"")
-            out.append(tile.labelCenter.x, digits: 2)
-            out.append("\" y=\"")
-            out.append(tile.labelCenter.y, digits: 2)
-            out.append("\">\(Words.grouped(tile.count.value))</text>\n")
+            // The label in strokes, as the PNG and PDF draw it; the title and desc carry the text.
+            out.append("<path class=\"count\" d=\"")
+            for mark in tile.label.marks { SVGRenderer.appendPathData(&out, mark, digits: 2) }
+            out.append("\"/>\n")
         }
         out.append("</svg>\n")
         return out.bytes
@@ -177,10 +189,10 @@ public enum Gallery {
         <title>\(XMLText.escaped(title))</title>
         <style>
         \(sheetStyle(settings, paper: "body", text: "figcaption"))
-        body{margin:0;padding:\(Int(margin))px;font:\(Int(fontSize))px/1.3 system-ui,sans-serif}
+        body{margin:0;padding:\(Int(margin))px;font:13px/1.3 system-ui,sans-serif}
         main{display:grid;grid-template-columns:repeat(auto-fill,\(Int(tile))px);gap:\(Int(gap))px}
         figure{margin:0;display:flex;flex-direction:column;align-items:center}
-        figure>div{width:\(Int(tile))px;height:\(Int(tile))px;display:flex;align-items:center;justify-content:center}
+        figure>div{width:\(Int(tile))px;height:\(Int(tile))px;display:flex;align-items:flex-end;justify-content:center}
         figcaption{margin-top:4px}
         </style></head><body>
         <main>

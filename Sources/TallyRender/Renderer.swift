@@ -45,6 +45,8 @@ public struct RenderSettings: Hashable, Sendable {
     /// nil: automatic, except for JSON without a size, which is full (SPEC §6).
     public var detail: Detail.Mode?
     public var label: String?
+    /// Write the count in digits under the tally (`--caption`), in the core's stroke font.
+    public var caption: Bool
     /// Draw every mark in (`animate`), or only those new since a count (`animateFrom`).
     public var animate: Bool
     public var animateFrom: TallyCount?
@@ -53,7 +55,7 @@ public struct RenderSettings: Hashable, Sendable {
 
     public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
                 appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
-                frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, animate: Bool = false, animateFrom: TallyCount? = nil,
+                frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool = false, animate: Bool = false, animateFrom: TallyCount? = nil,
                 documentDate: Int64 = 0) {
         self.format = format
         self.side = side
@@ -66,6 +68,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.frame = frame
         self.detail = detail
         self.label = label
+        self.caption = caption
         self.animate = animate
         self.animateFrom = animateFrom
         self.documentDate = documentDate
@@ -92,14 +95,17 @@ public enum Renderer {
     /// The scene the settings draw for a count, with the viewport it is drawn into, and the
     /// same scene before the ink style and the pen floor (what `--animate-from` compares).
     ///
-    /// The order is SPEC §2's: the frame, then the fit, then the viewport (size and margin), and
-    /// only then the level of detail and the pen floor, at the final output scale.
+    /// The order is SPEC §2's: the frame, then the fit (and the caption under what it shows),
+    /// then the viewport (size and margin), and only then the level of detail and the pen floor,
+    /// at the final output scale; last, for PNG in the clean style, the pixel grid.
     public static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (scene: Scene, viewport: Viewport, clean: Scene) {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
         let frame = Frame(level: settings.frame ?? UnitLevel.frame(for: count))
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
-        let viewport = try viewport(frame.shown(fit, for: count), side, settings)
+        let shown = frame.shown(fit, for: count)
+        let caption = settings.caption ? Caption(count: count, under: shown) : nil
+        let viewport = try viewport(caption?.bounds ?? shown, side, settings)
         if (settings.animate || settings.animateFrom != nil) && settings.format != .svg {
             throw .animationNeedsSVG(settings.format)
         }
@@ -108,9 +114,14 @@ public enum Renderer {
         let scaled = settings.format != .json || settings.side != nil
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
-        let clean = Scene(count: count, frame: frame.level, detail: detail)
+        var clean = Scene(count: count, frame: frame.level, detail: detail)
+        if let caption { clean = clean.adding(caption) }
         var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
         if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
+        if settings.format == .png && settings.style == .clean {
+            // Raster only: axis-aligned pens on whole pixels, so equal marks look equal.
+            scene = scene.snappedToPixels(pixelsPerUnit: viewport.pixelsPerUnit, visible: viewport.visible)
+        }
         return (scene, viewport, clean)
     }
 

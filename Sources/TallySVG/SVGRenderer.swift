@@ -108,6 +108,11 @@ public enum SVGRenderer {
                 out.append(mark.width / divisor, digits: digits, leadingZero: false)
                 out.append("\"")
             }
+            if classes.hasVaryingOpacities {
+                out.append(mark.kind.isFilled ? " fill-opacity=\"" : " stroke-opacity=\"")
+                out.append(mark.opacity, digits: 3, leadingZero: false)
+                out.append("\"")
+            }
             if let timing {
                 out.append(" pathLength=\"1\" style=\"animation-delay:")
                 out.append(timing.delay, digits: 3, leadingZero: false)
@@ -163,6 +168,12 @@ public enum SVGRenderer {
         }
     }
 
+    /// A mark's path data (`d`), in its own units, for an SVG that places marks itself (a
+    /// gallery's labels).
+    public static func appendPathData(_ out: inout TextBuffer, _ mark: Mark, digits: Int) {
+        appendPath(&out, mark, digits: digits, divisor: 1)
+    }
+
     /// Path data for the core's path: axis-parallel lines use `H` and `V`, bows `Q`.
     private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
         var current = Point(0, 0)
@@ -194,6 +205,13 @@ public enum SVGRenderer {
         }
     }
 
+    /// `;stroke-opacity:.55` (or `fill-`) for a class whose marks are not opaque.
+    private static func appendOpacity(_ out: inout TextBuffer, _ paint: String, _ opacity: Double?) {
+        guard let opacity, opacity != 1 else { return }
+        out.append(";\(paint)-opacity:")
+        out.append(opacity, digits: 3, leadingZero: false)
+    }
+
     private static func appendStyle(_ out: inout TextBuffer, id: String, classes: MarkClasses, appearance: Appearance,
                                     digits: Int, divisor: Double, animated: Bool) {
         let scope = "#\(id) "
@@ -206,8 +224,7 @@ public enum SVGRenderer {
                     // A progress mark is a light fill, never a pen (SPEC §2).
                     out.append(scope + rule.selector + "{fill:" + palette[rule.color].css)
                     if withPens {
-                        out.append(";fill-opacity:")
-                        out.append(Proportions.progressOpacity, digits: 3, leadingZero: false)
+                        appendOpacity(&out, "fill", rule.opacity)
                         out.append(";stroke:none")
                     }
                     out.append("}")
@@ -218,6 +235,7 @@ public enum SVGRenderer {
                     out.append(";stroke-width:")
                     out.append(width / divisor, digits: digits, leadingZero: false)
                 }
+                if withPens { appendOpacity(&out, "stroke", rule.opacity) }
                 out.append("}")
             }
             if let background = appearance.backgroundColor(dark: dark) {
@@ -247,33 +265,41 @@ struct MarkClasses {
         var isFilled: Bool
         /// nil where pens vary mark by mark (the ink style) and each path carries its own.
         var width: Double?
+        /// The opacity of every mark of the class; nil where it varies and each path carries its own.
+        var opacity: Double?
     }
 
     private(set) var rules: [Rule] = []
     private var needsUnit: Set<MarkKind> = []
     let hasVaryingWidths: Bool
+    /// Whether marks of one class differ in opacity, so each path carries its own.
+    let hasVaryingOpacities: Bool
 
     init(_ marks: [Mark]) {
         var units: [MarkKind: [UInt64]] = [:]
         var first: [String: Mark] = [:]
         var varying = false
+        var varyingOpacity = false
         for mark in marks {
             if !(units[mark.kind]?.contains(mark.unit) ?? false) { units[mark.kind, default: []].append(mark.unit) }
             let key = "\(mark.kind.rawValue) \(mark.unit)"
             if let seen = first[key] {
                 if seen.width != mark.width { varying = true }
+                if seen.opacity != mark.opacity { varyingOpacity = true }
             } else {
                 first[key] = mark
             }
         }
         hasVaryingWidths = varying
+        hasVaryingOpacities = varyingOpacity
         needsUnit = Set(units.filter { $0.value.count > 1 }.keys)
         // A fixed order (kinds as declared, units ascending) keeps the bytes deterministic.
         for kind in MarkKind.allCases {
             for unit in (units[kind] ?? []).sorted() {
                 let mark = first["\(kind.rawValue) \(unit)"]!
                 let selector = needsUnit.contains(kind) ? ".\(kind.rawValue).u\(unit)" : ".\(kind.rawValue)"
-                rules.append(Rule(selector: selector, color: mark.color, isFilled: kind.isFilled, width: varying ? nil : mark.width))
+                rules.append(Rule(selector: selector, color: mark.color, isFilled: kind.isFilled, width: varying ? nil : mark.width,
+                                  opacity: varyingOpacity ? nil : mark.opacity))
             }
         }
     }

@@ -9,8 +9,9 @@ public enum Motion {
         case .slash: 0.2
         // Caps draw in at the pace of a stroke: the design system names no other.
         case .cross, .box, .line, .diagonal: 0.28
-        // A progress fill has no pen to draw in: it is shown at once.
-        case .progress: 0
+        // A progress fill has no pen to draw in, and a caption is not a mark of the count:
+        // both are shown at once.
+        case .progress, .caption: 0
         }
     }
 

@@ -1,0 +1,144 @@
+/// The core's own stroke font for captions (`--caption`) and gallery labels: digits and the
+/// grouping comma as polylines, drawn with the same round pen as the tally.
+///
+/// Why not a system font: text through a font engine depends on the fonts a machine has
+/// installed, so the same arguments would give different PNG and PDF bytes on different
+/// machines (SPEC §5: deterministic output), and SVG text would look different in every
+/// browser. Strokes from the core look the same in every backend and on every machine. The
+/// glyphs are drawn for this project on a grid 8 units tall (the digits' height, baseline at
+/// y = 8, y grows downwards), 4 units wide.
+public enum StrokeFont {
+    /// The height of a digit, in font units; `Caption` scales from it.
+    public static let capHeight = 8.0
+    /// How far the comma reaches below the baseline, in font units.
+    public static let descent = 1.6
+    /// The pen, in font units: a regular weight.
+    public static let pen = 0.85
+
+    /// One glyph: its polylines and how far the next glyph starts, in font units.
+    public struct Glyph: Hashable, Sendable {
+        public let strokes: [[Point]]
+        public let advance: Double
+    }
+
+    /// The glyph of a character; nil for a character the font does not have.
+    public static func glyph(_ character: Character) -> Glyph? {
+        guard let ascii = character.asciiValue else { return nil }
+        switch ascii {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digits[Int(ascii - UInt8(ascii: "0"))]
+        case UInt8(ascii: ","): return comma
+        default: return nil
+        }
+    }
+
+    /// The width of a text set in the font, without the space after its last glyph.
+    public static func width(of text: String) -> Double {
+        let glyphs = text.compactMap(glyph)
+        guard let last = glyphs.last else { return 0 }
+        return glyphs.dropLast().reduce(0) { $0 + $1.advance } + last.advance - spacing
+    }
+
+    /// The space between one glyph's ink and the next, in font units.
+    static let spacing = 2.0
+
+    private static func points(_ pairs: [(Double, Double)]) -> [Point] { pairs.map { Point($0.0, $0.1) } }
+
+    private static let digits: [Glyph] = [
+        // 0: an oval.
+        [[(1.2, 0), (2.8, 0), (4, 1.4), (4, 6.6), (2.8, 8), (1.2, 8), (0, 6.6), (0, 1.4), (1.2, 0)]],
+        // 1: a flag and a stem.
+        [[(0.9, 1.7), (2.6, 0), (2.6, 8)]],
+        // 2
+        [[(0.1, 1.6), (1.2, 0), (2.8, 0), (4, 1.4), (4, 2.9), (0, 8), (4.1, 8)]],
+        // 3: two bowls meeting at the middle bar.
+        [[(0.1, 1.2), (1.2, 0), (2.8, 0), (3.9, 1.2), (3.9, 2.7), (2.9, 3.8), (1.6, 3.8)],
+         [(2.9, 3.8), (4, 4.9), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.8)]],
+        // 4
+        [[(3.1, 8), (3.1, 0), (0, 5.6), (4.2, 5.6)]],
+        // 5
+        [[(3.9, 0), (0.5, 0), (0.2, 3.7), (1.3, 3.1), (2.8, 3.1), (4, 4.4), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.9)]],
+        // 6
+        [[(3.7, 0.7), (2.7, 0), (1.3, 0), (0, 1.7), (0, 6.6), (1.2, 8), (2.8, 8), (4, 6.6), (4, 4.6), (2.8, 3.3),
+          (1.2, 3.3), (0, 4.6)]],
+        // 7
+        [[(0, 0), (4, 0), (1.5, 8)]],
+        // 8: a smaller bowl on a larger one.
+        [[(2, 3.7), (0.9, 3.7), (0.2, 2.9), (0.2, 0.9), (1.1, 0), (2.9, 0), (3.8, 0.9), (3.8, 2.9), (3.1, 3.7), (2, 3.7),
+          (0.9, 3.7), (0, 4.8), (0, 6.8), (1.2, 8), (2.8, 8), (4, 6.8), (4, 4.8), (3.1, 3.7), (2, 3.7)]],
+        // 9: the 6 turned round.
+        [[(0.3, 7.3), (1.3, 8), (2.7, 8), (4, 6.3), (4, 1.4), (2.8, 0), (1.2, 0), (0, 1.4), (0, 3.4), (1.2, 4.7),
+          (2.8, 4.7), (4, 3.4)]],
+    ].map { Glyph(strokes: $0.map(points), advance: 4 + spacing) }
+
+    /// The grouping comma: a short tail below the baseline.
+    private static let comma = Glyph(strokes: [points([(0.9, 7.1), (0.9, 8), (0.3, 9.6)])], advance: 0.9 + spacing)
+}
+
+/// A count written under the tally in `StrokeFont` (`--caption`; the gallery's tile labels),
+/// with its digits grouped by commas ("99,999").
+///
+/// Under a tally its size follows what is shown, not the output's pixels, so the whole picture
+/// (tally and caption) scales as one: digits `Caption.heightShare` of the shown part's longer
+/// side tall, smaller where the text would be wider than the tally, centred under it.
+public struct Caption: Hashable, Sendable {
+    /// The caption's glyphs as marks (kind `caption`, colour c2, unit 0), in reading order.
+    public let marks: [Mark]
+    /// The caption's ink, pen included.
+    public let inkBounds: Rect
+    /// What is shown with the caption: the part of the layout it was written under, and the
+    /// caption; in layout units.
+    public private(set) var bounds: Rect
+
+    /// Digit height as a share of the longer side of what is shown.
+    public static let heightShare = 0.085
+    /// The gap between the tally and the top of the digits, as a share of the digit height.
+    public static let gapShare = 0.6
+
+    /// A caption centred under what is shown.
+    /// - Parameters:
+    ///   - text: what to write; characters the font does not have are skipped.
+    ///   - shown: the part of the layout the image shows (`Frame.shown(_:for:)`).
+    public init(_ text: String, under shown: Rect) {
+        let fontWidth = StrokeFont.width(of: text)
+        var height = max(shown.width, shown.height) * Self.heightShare
+        if fontWidth > 0 { height = min(height, shown.width * StrokeFont.capHeight / fontWidth) }
+        self.init(text, height: height, centreX: shown.minX + shown.width / 2, top: shown.maxY + Self.gapShare * height)
+        let ink = inkBounds
+        let minX = min(shown.minX, ink.minX), maxX = max(shown.maxX, ink.maxX)
+        self.bounds = Rect(minX: minX, minY: shown.minY, width: maxX - minX, height: max(shown.maxY, ink.maxY) - shown.minY)
+    }
+
+    /// A caption of a given size and place, in any units (a gallery writes its labels in pixels).
+    /// - Parameters:
+    ///   - height: the height of a digit.
+    ///   - centreX: the middle of the text.
+    ///   - top: the top of the digits.
+    public init(_ text: String, height: Double, centreX: Double, top: Double) {
+        let scale = height / StrokeFont.capHeight
+        let width = StrokeFont.width(of: text) * scale
+        let left = centreX - width / 2
+        var marks: [Mark] = []
+        var x = left
+        for character in text {
+            guard let glyph = StrokeFont.glyph(character) else { continue }
+            var segments: [Segment] = []
+            for line in glyph.strokes {
+                for (from, to) in zip(line, line.dropFirst()) {
+                    segments.append(Segment(Point(x + from.x * scale, top + from.y * scale), Point(x + to.x * scale, top + to.y * scale)))
+                }
+            }
+            marks.append(Mark(kind: .caption, unit: 0, color: .c2, width: StrokeFont.pen * scale, segments: segments))
+            x += glyph.advance * scale
+        }
+        self.marks = marks
+        let half = StrokeFont.pen * scale / 2
+        self.inkBounds = Rect(minX: left - half, minY: top - half, width: width + 2 * half,
+                              height: (StrokeFont.capHeight + StrokeFont.descent) * scale + 2 * half)
+        self.bounds = inkBounds
+    }
+
+    /// The caption of a count: its digits grouped by commas, under what is shown.
+    public init(count: TallyCount, under shown: Rect) {
+        self.init(Words.grouped(count.value), under: shown)
+    }
+}
