@@ -79,7 +79,8 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         #expect(text.hasPrefix("%PDF-"))
         #expect(text.contains("/Title (9,999 tally marks)"))
         #expect(text.components(separatedBy: "/Type /Page\n").count + text.components(separatedBy: "/Type /Page ").count - 2 >= 1)
-        #expect(text.contains("/MediaBox [ 0 0 512 512 ]"))
+        // The block is taller than wide (its rows 40 apart, its squares 26): 512 px tall.
+        #expect(text.contains("/MediaBox [ 0 0 459 512 ]"))
     }
 
     @Test func datesComeFromSourceDateEpochElseAreFixed() throws {
@@ -179,7 +180,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
                 pngSettings.format = .png
                 let svgPath = directory.appendingPathComponent("t.svg").path
                 let rsvgPath = directory.appendingPathComponent("rsvg.png").path
-                try render(count, svgSettings).write(to: URL(fileURLWithPath: svgPath))
+                // The PNG's own scene (on its pixel grid) drawn as SVG: both backends, one scene.
+                let scene = try Renderer.layout(count, pngSettings)
+                try Data(Renderer.render(scene, svgSettings)).write(to: URL(fileURLWithPath: svgPath))
                 let converted = try runProgram(rsvg, [svgPath, "-o", rsvgPath])
                 #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
                 let theirs = try #require(PNGImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: rsvgPath)))))

@@ -88,7 +88,7 @@ import Testing
                 switch mark.kind {
                 case .stroke, .line, .progress: expected = .c1
                 case .slash: expected = .accent
-                case .cross, .diagonal: expected = .c2
+                case .cross, .diagonal, .caption: expected = .c2
                 case .box: expected = .c3
                 }
                 #expect(mark.color == expected, "\(mark.kind) of unit \(mark.unit) in \(n)")

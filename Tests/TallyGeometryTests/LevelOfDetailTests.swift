@@ -29,14 +29,22 @@ import Testing
 
     private func describe(_ mark: Mark) -> String { "\(mark.kind)(\(mark.unit))" }
 
+    /// A mark as it would be opaque: a cap is translucent only while its detail is drawn under
+    /// it, so the level of detail may change a cap's opacity, never its place or pen.
+    private func opaque(_ mark: Mark) -> Mark {
+        var mark = mark
+        if !mark.kind.isFilled { mark.opacity = 1 }
+        return mark
+    }
+
     /// The rules of SPEC §2 "Level of detail", for one count at one scale: what is wrong, in
     /// words (at most one line a rule), so a test over thousands of counts reports a few.
     private func problems(count n: UInt64, pixelsPerUnit: Double) -> [String] {
         var problems: [String] = []
         let full = scene(n)
         let reduced = scene(n, .automatic(pixelsPerUnit: pixelsPerUnit))
-        let fullMarks = Set(full.marks)
-        let drawn = reduced.marks.filter { $0.kind != .progress }
+        let fullMarks = Set(full.marks.map(opaque))
+        let drawn = reduced.marks.filter { $0.kind != .progress }.map(opaque)
         let shown = Set(drawn)
         let at = "count \(n) at \(pixelsPerUnit) px/unit"
         // 1. Level of detail only leaves marks out (and adds progress marks); it never moves one.
@@ -44,22 +52,22 @@ import Testing
             problems.append("\(at): \(describe(moved)) is not a mark of the full scene")
         }
         // 2. Order is kept.
-        if full.marks.filter({ shown.contains($0) }) != drawn { problems.append("\(at): order changed") }
+        if full.marks.map(opaque).filter({ shown.contains($0) }) != drawn { problems.append("\(at): order changed") }
         // 3. A complete frame keeps its cap (the cross, line or diagonal over it, a hundred-block
         //    its box too); a partial frame keeps the caps of all its complete children.
         let frameLevel = full.frame.level
         guard let child = frameLevel.child else { return problems + ["\(at): a frame without children"] }
         let kept: [Mark]
         if n == frameLevel.capacity {
-            kept = full.marks.filter { $0.unit == frameLevel.capacity }
+            kept = full.marks.map(opaque).filter { $0.unit == frameLevel.capacity }
         } else {
-            kept = full.marks.filter { isCap($0) && $0.unit == child.capacity && !(child.shape == .row && $0.kind == .box) }
+            kept = full.marks.map(opaque).filter { isCap($0) && $0.unit == child.capacity && !(child.shape == .row && $0.kind == .box) }
         }
         if let dropped = kept.first(where: { !shown.contains($0) }) {
             problems.append("\(at): \(describe(dropped)) dropped")
         }
         // 4. Where anything of a complete unit is drawn, the unit's cap is drawn too.
-        for cap in full.marks where isCap(cap) && !shown.contains(cap) {
+        for cap in full.marks.map(opaque) where isCap(cap) && !shown.contains(cap) {
             let area = region(of: cap)
             if let inside = reduced.marks.first(where: { $0.unit < cap.unit && isInside($0, area) }) {
                 problems.append("\(at): \(describe(inside)) drawn without the \(describe(cap)) over it")
@@ -136,8 +144,8 @@ import Testing
         await propertyCheck(count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
                             Gen<Double>.double(in: -12...4)) { digits, raw, logScale in
             let n = countWithDigits(digits, raw)
-            let small = scene(n, .automatic(pixelsPerUnit: pow10(logScale))).marks.filter { $0.kind != .progress }
-            let large = Set(scene(n, .automatic(pixelsPerUnit: pow10(logScale + 0.5))).marks)
+            let small = scene(n, .automatic(pixelsPerUnit: pow10(logScale))).marks.filter { $0.kind != .progress }.map(opaque)
+            let large = Set(scene(n, .automatic(pixelsPerUnit: pow10(logScale + 0.5))).marks.map(opaque))
             #expect(small.allSatisfy(large.contains), "count \(n) at 10^\(logScale) px/unit")
         }
     }
@@ -154,8 +162,8 @@ import Testing
         #expect(tiny.marks.map(\.kind) == [.box, .cross, .progress])
         let progress = try #require(tiny.marks.last)
         #expect(progress.unit == 100)
-        // It lies in the second square of the row, whose cell starts at 66 + 8.
-        #expect(progress.segments.allSatisfy { $0.start.x >= 74 && $0.start.x <= 140 })
+        // It lies in the second square of the row, whose cell starts at 76.5 + 26 and ends at 179.
+        #expect(progress.segments.allSatisfy { $0.start.x >= 102.5 && $0.start.x <= 179 })
         // 24 at 16 px: gates are too fine; the twenty-five-unit being filled has no complete child.
         #expect(scene(24, .automatic(pixelsPerUnit: 16 / 30)).marks.isEmpty == false)
         #expect(scene(24, .automatic(pixelsPerUnit: 0.1)).marks.filter { $0.kind == .stroke }.count < 20)
@@ -167,11 +175,34 @@ import Testing
         #expect(Proportions.legibleGapPixels == 1.5)
         #expect(Proportions.minimumPenPixels == 1)
         #expect(Proportions.progressMinimumPixels >= 2 && Proportions.progressMinimumPixels <= 4)
-        // Strokes are 2 units apart with a 0.9 pen: a 1.1 unit gap, legible from 1.5 / 1.1 px/unit.
-        let threshold = 1.5 / 1.1
+        // Strokes are 2.1 units apart with a 0.9 pen: a 1.2 unit gap, legible from 1.5 / 1.2 px/unit.
+        let threshold = 1.5 / 1.2
         #expect(Detail.automatic(pixelsPerUnit: threshold * 1.001).showsUnits(of: .gate))
         #expect(!Detail.automatic(pixelsPerUnit: threshold * 0.999).showsUnits(of: .gate))
         #expect(Detail.full.showsUnits(of: .stroke))
+    }
+
+    /// Issue 10: a cap over detail that stays lets it show through (the twenty-five-unit's cross
+    /// over its gates, a frame block's diagonal over its rows); a cap over nothing is opaque.
+    @Test func capsAreTranslucentExactlyOverDetail() throws {
+        func caps(_ n: UInt64, _ detail: Detail, _ kind: MarkKind, unit: UInt64) -> [Mark] {
+            scene(n, detail).marks.filter { $0.kind == kind && $0.unit == unit }
+        }
+        for n: UInt64 in [25, 99, 137] {
+            let over = caps(n, .full, .cross, unit: 25)
+            #expect(!over.isEmpty && over.allSatisfy { $0.opacity > 0.3 && $0.opacity < 0.8 }, "count \(n)")
+            // Drawn too small for its gates, the cross closes the unit alone, at full strength.
+            let alone = caps(n, .automatic(pixelsPerUnit: 0.3), .cross, unit: 25)
+            #expect(alone.allSatisfy { $0.opacity == 1 }, "count \(n)")
+        }
+        #expect(caps(137, .full, .cross, unit: 100).allSatisfy { $0.opacity == 1 })
+        #expect(caps(137, .full, .box, unit: 100).allSatisfy { $0.opacity == 1 })
+        let overRows = try #require(caps(10_000, .full, .diagonal, unit: 10_000).first)
+        #expect(overRows.opacity < 1)
+        let collapsed = caps(99_999, .full, .diagonal, unit: 10_000)
+        #expect(collapsed.count == 9 && collapsed.allSatisfy { $0.opacity == 1 })
+        let tiny = try #require(caps(10_000, .automatic(pixelsPerUnit: 0.001), .diagonal, unit: 10_000).first)
+        #expect(tiny.opacity == 1)
     }
 
     @Test func pensNeverThinnerThanAPixel() async {
