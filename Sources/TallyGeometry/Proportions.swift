@@ -44,19 +44,20 @@ public enum Proportions {
 
     // MARK: Hundred-block (rank 3) and the squares above it
 
-    /// The seam between the four twenty-five-units of a hundred-block: its ink gap (16.7, the
+    /// The seam between the four twenty-five-units of a hundred-block: its ink gap (17.7, the
     /// crosses' ends reach 0.1 into their cells) is over 1.5 × the largest ink gap between the
-    /// gates inside one (10.9, across an empty cell of the dice-five).
-    public static let seam = 16.5
+    /// gates inside one (11.65: a gate still without its slash beside a complete one, across an
+    /// empty cell of the dice-five).
+    public static let seam = 17.5
     /// The pen of a collapsed square's box and of its cross or diagonal, at hundred-block scale.
     public static let squareCapWidth = 2.6
     /// The gap between neighbouring squares in a row, at hundred-block scale: over 1.5 × the
-    /// largest seam inside a hundred-block being filled (about 17.1 of ink).
-    public static let squareGap = 26.0
+    /// widest seam inside a hundred-block being filled (about 18.05 of ink).
+    public static let squareGap = 28.0
     /// The gap between the rows of a block, at hundred-block scale: over 1.5 × the gap between
-    /// the squares inside a row (about 26.1 of ink), so a block reads as ten rows, not a grid.
+    /// the squares inside a row (about 28.1 of ink), so a block reads as ten rows, not a grid.
     /// A block is therefore taller than wide.
-    public static let rowGap = 40.0
+    public static let rowGap = 43.0
 
     // MARK: Rows (ranks 4, 6 …)
 

@@ -79,8 +79,8 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         #expect(text.hasPrefix("%PDF-"))
         #expect(text.contains("/Title (9,999 tally marks)"))
         #expect(text.components(separatedBy: "/Type /Page\n").count + text.components(separatedBy: "/Type /Page ").count - 2 >= 1)
-        // The block is taller than wide (its rows 40 apart, its squares 26): 512 px tall.
-        #expect(text.contains("/MediaBox [ 0 0 459 512 ]"))
+        // The block is taller than wide (its rows 43 apart, its squares 28): 512 px tall.
+        #expect(text.contains("/MediaBox [ 0 0 457 512 ]"))
     }
 
     @Test func datesComeFromSourceDateEpochElseAreFixed() throws {

@@ -84,7 +84,7 @@ import TallyTestSupport
         #expect(kinds.filter { $0 == "stroke(1)" }.count == 20 + 10)
         #expect(kinds.filter { $0 == "slash(5)" }.count == 5 + 2)
         #expect(!kinds.contains("progress(25)"))
-        // It fills the image: the ink spans most of it both ways (two squares, 179 × 76.5 units).
+        // It fills the image: the ink spans most of it both ways (two squares, 183 × 77.5 units).
         let ink = try #require(scene.inkBounds)
         let box = viewport.visible
         #expect(viewport.width == 256 && viewport.height > 100 && viewport.height < 140)
@@ -205,12 +205,12 @@ import TallyTestSupport
     }
 
     /// SPEC §2's fit, with the literal sizes of the layout (gate 10, twenty-five-unit 30, seam
-    /// 16.5, squares 76.5 with 26-unit gaps, rows 40 apart): 137 two squares, 1,234 two rows, 26
+    /// 17.5, squares 77.5 with 28-unit gaps, rows 43 apart): 137 two squares, 1,234 two rows, 26
     /// the top half, 7 whole.
     @Test func contentShowsTheCellsThatHoldTheCount() throws {
-        let expected: [(UInt64, Double, Double)] = [(0, 30, 30), (7, 30, 30), (25, 30, 30), (26, 76.5, 30), (50, 76.5, 30),
-                                                    (51, 76.5, 76.5), (100, 76.5, 76.5), (101, 179, 76.5), (137, 179, 76.5),
-                                                    (1_000, 999, 76.5), (1_234, 999, 193), (10_000, 999, 1_125)]
+        let expected: [(UInt64, Double, Double)] = [(0, 30, 30), (7, 30, 30), (25, 30, 30), (26, 77.5, 30), (50, 77.5, 30),
+                                                    (51, 77.5, 77.5), (100, 77.5, 77.5), (101, 183, 77.5), (137, 183, 77.5),
+                                                    (1_000, 1_027, 77.5), (1_234, 1_027, 198), (10_000, 1_027, 1_162)]
         for (count, width, height) in expected {
             let shown = Frame(for: try #require(TallyCount(exactly: count))).shown(.content, for: try #require(TallyCount(exactly: count)))
             #expect(abs(shown.width - width) < 1e-9 && abs(shown.height - height) < 1e-9 && shown.minX == 0 && shown.minY == 0,

@@ -72,7 +72,7 @@ import TallyGeometry
         let box = try #require(viewport["box"] as? [String: Double])
         let (width, height) = (try #require(pixels["width"]), try #require(pixels["height"]))
         let (x, y, boxWidth, boxHeight) = (try #require(box["x"]), try #require(box["y"]), try #require(box["width"]), try #require(box["height"]))
-        // 137 shows two squares of its row, 179 × 76.5 layout units, in a 256 px wide image with a
+        // 137 shows two squares of its row, 183 × 77.5 layout units, in a 256 px wide image with a
         // margin on every side.
         #expect(width == 256 && height > 100 && height < 140)
         #expect(x < 0 && y < 0 && x + boxWidth > 140 && y + boxHeight > 66)

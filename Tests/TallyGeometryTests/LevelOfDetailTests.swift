@@ -162,8 +162,8 @@ import Testing
         #expect(tiny.marks.map(\.kind) == [.box, .cross, .progress])
         let progress = try #require(tiny.marks.last)
         #expect(progress.unit == 100)
-        // It lies in the second square of the row, whose cell starts at 76.5 + 26 and ends at 179.
-        #expect(progress.segments.allSatisfy { $0.start.x >= 102.5 && $0.start.x <= 179 })
+        // It lies in the second square of the row, whose cell starts at 77.5 + 28 and ends at 183.
+        #expect(progress.segments.allSatisfy { $0.start.x >= 105.5 && $0.start.x <= 183 })
         // 24 at 16 px: gates are too fine; the twenty-five-unit being filled has no complete child.
         #expect(scene(24, .automatic(pixelsPerUnit: 16 / 30)).marks.isEmpty == false)
         #expect(scene(24, .automatic(pixelsPerUnit: 0.1)).marks.filter { $0.kind == .stroke }.count < 20)

@@ -106,7 +106,7 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
         func size(_ root: XMLElement) -> (Int, Int) { (Int(root.attributes["width"]!)!, Int(root.attributes["height"]!)!) }
         let content = try parsed(try render(137))
         let frame = try parsed(try render(137, RenderSettings(fit: .frame)))
-        // Two squares of a row (179 × 76.5) against the whole row (999 × 76.5).
+        // Two squares of a row (183 × 77.5) against the whole row (1,027 × 77.5).
         #expect(size(content).0 == 256 && size(content).1 > 100)
         #expect(size(frame).0 == 256 && size(frame).1 < 40)
         // Every count of one frame gives one size under --fit frame …
