@@ -4,7 +4,7 @@ import TallyRender
 import TallyStyle
 
 /// What `Snapshots/` holds: the scene, SVG and PNG of every threshold, and for a subset of
-/// counts the dark, auto, ink, animated, fit-frame and 64 px variants. File names say what they
+/// counts the dark, auto, ink, animated, fit-frame, 64 px and caption variants. File names say what they
 /// hold: `Snapshots/<format>/tally-<count>.<variant>.<extension>`.
 enum SnapshotCatalog {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -33,6 +33,8 @@ enum SnapshotCatalog {
         Variant(name: "fit-frame", formats: [.svg, .png], settings: RenderSettings(fit: .frame)),
         // The smallest size SPEC's partial-progress rule names: level of detail, pens and progress marks.
         Variant(name: "64px", formats: [.svg, .png], settings: RenderSettings(side: .longer(64))),
+        // The count in the core's stroke font under the tally (issue 10).
+        Variant(name: "caption", formats: [.svg, .png], settings: RenderSettings(caption: true)),
     ]
 
     /// Never record in a normal run, so a missing reference fails; `make snapshots` sets
