@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Dispatch
 import TallyEncoding
 import TallyGeometry
 import TallyRender
@@ -72,7 +72,7 @@ struct Batch: ParsableCommand {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = run.next(below: list.total) {
                 let count = list[index]
-                let path = (outDir as NSString).appendingPathComponent(template.fileName(count: count, format: format))
+                let path = joinedPath(outDir, template.fileName(count: count, format: format))
                 do {
                     let bytes: [UInt8]
                     do {
@@ -114,57 +114,73 @@ struct Batch: ParsableCommand {
     }
 
     static func workerCount(_ jobs: Int?) throws(CommandFailure) -> Int {
-        guard let jobs else { return max(1, ProcessInfo.processInfo.activeProcessorCount) }
+        guard let jobs else { return processorCount() }
         guard (1...256).contains(jobs) else { throw .usage("-j '\(jobs)' must be from 1 to 256") }
         return jobs
     }
 
     static func makeDirectory(_ path: String) throws(CommandFailure) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return }
-            throw CommandFailure(.cannotCreate, "--out-dir '\(Values.printable(path))' is a file, not a folder")
+        switch fileKind(path) {
+        case .directory: return
+        case .other: throw CommandFailure(.cannotCreate, "--out-dir '\(Values.printable(path))' is a file, not a folder")
+        case nil: break
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(.cannotCreate, "cannot create the folder '\(Values.printable(path))': \(error.localizedDescription)")
+        // Like `mkdir -p`: each missing folder on the way, left to right.
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if fileKind(prefix) == nil, mkdir(prefix, 0o777) != 0, errno != EEXIST {
+                throw CommandFailure(.cannotCreate, "cannot create the folder '\(Values.printable(path))': \(String(cString: strerror(errno)))")
+            }
+            prefix += "/"
         }
+        guard fileKind(path) == .directory else {
+            throw CommandFailure(.cannotCreate, "cannot create the folder '\(Values.printable(path))': a part of it is a file")
+        }
+    }
+
+    enum FileKind { case directory, other }
+
+    /// What is at a path (following links), or nil for nothing.
+    static func fileKind(_ path: String) -> FileKind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
     static func readStandardInput() throws(CommandFailure) -> [UInt8] {
-        try readLimited(FileHandle.standardInput, name: "standard input")
+        try readLimited(STDIN_FILENO, name: "standard input")
     }
 
     static func readFile(_ path: String) throws(CommandFailure) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if fileKind(path) == .directory {
             throw .usage("cannot read the count list '\(Values.printable(path))': it is a folder, not a file")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw .usage("cannot read the count list '\(Values.printable(path))': no such file or no permission")
         }
-        defer { try? handle.close() }
-        return try readLimited(handle, name: "'\(Values.printable(path))'")
+        defer { close(descriptor) }
+        return try readLimited(descriptor, name: "'\(Values.printable(path))'")
     }
 
     /// Reads at most `CountList.maximumListBytes`, failing past it rather than filling memory.
-    private static func readLimited(_ handle: FileHandle, name: String) throws(CommandFailure) -> [UInt8] {
-        var data = Data()
+    private static func readLimited(_ descriptor: Int32, name: String) throws(CommandFailure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: 65_536) ?? Data()
-            } catch {
-                throw CommandFailure(.io, "cannot read \(name): \(error.localizedDescription)")
+            let read = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(.io, "cannot read \(name): \(String(cString: strerror(errno)))")
             }
-            if chunk.isEmpty { break }
-            data.append(chunk)
-            if data.count > CountList.maximumListBytes {
+            if read == 0 { break }
+            bytes += chunk[..<read]
+            if bytes.count > CountList.maximumListBytes {
                 throw .usage("\(name) is larger than 16 MiB; split the count list")
             }
         }
-        return [UInt8](data)
+        return bytes
     }
 }
 
@@ -219,14 +235,14 @@ final class PixelBudget: @unchecked Sendable {
     static let defaultMegapixels = 64.0
 
     let capacity: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var inUse = 0
 
     init(capacity: Int) { self.capacity = capacity }
 
     /// `TALLY_BATCH_MEGAPIXELS`, for machines with less memory (or tests), else the default.
     static func capacityFromEnvironment() throws(CommandFailure) -> Int {
-        guard let text = ProcessInfo.processInfo.environment["TALLY_BATCH_MEGAPIXELS"], !text.isEmpty else {
+        guard let text = environmentValue("TALLY_BATCH_MEGAPIXELS"), !text.isEmpty else {
             return Int(defaultMegapixels * 1_000_000)
         }
         guard let megapixels = Double(text), megapixels.isFinite, megapixels > 0, megapixels <= 1_000_000 else {
@@ -255,7 +271,7 @@ final class PixelBudget: @unchecked Sendable {
 /// What a batch's workers share: the next index, what is done, the earliest failure. Every
 /// field is read and written under the lock (ThreadSanitizer found a read of the count without it).
 final class BatchRun: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextIndex: UInt64 = 0
     private var done: UInt64 = 0
     private var written = 0
@@ -299,7 +315,7 @@ final class BatchRun: @unchecked Sendable {
 final class Progress: @unchecked Sendable {
     private let total: UInt64
     private let enabled: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastDrawn = ContinuousClock.now - .seconds(1)
 
     init(total: UInt64, enabled: Bool) {

@@ -1,4 +1,3 @@
-import Foundation
 import TallyGeometry
 
 /// The counts `tally batch` draws: `42`, ranges `0...100`, comma lists `1,5,25`, the word

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TallyEncoding
 import TallyGeometry
 import TallyRender
@@ -133,7 +132,7 @@ struct DrawingOptions: ParsableArguments {
 
     /// SPEC §5: PDF dates come from `SOURCE_DATE_EPOCH` when it is set, else a fixed date.
     static func documentDate() throws(CommandFailure) -> Int64 {
-        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return 0 }
+        guard let text = environmentValue("SOURCE_DATE_EPOCH"), !text.isEmpty else { return 0 }
         guard let seconds = Int64(text), seconds >= 0, seconds <= 253_402_300_799 else {
             throw .usage("SOURCE_DATE_EPOCH '\(Values.printable(text))' is not a number of seconds from 0 to 253402300799")
         }

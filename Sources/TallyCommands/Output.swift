@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -133,7 +132,7 @@ enum Output {
 /// lock so that no worker can create another.
 final class TemporaryFiles: @unchecked Sendable {
     static let shared = TemporaryFiles()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var paths: Set<String> = []
     private var installed = false
 
@@ -160,7 +159,7 @@ final class TemporaryFiles: @unchecked Sendable {
             if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
         }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        Thread.detachNewThread { TemporaryFiles.shared.watch(reader) }
+        detachThread { TemporaryFiles.shared.watch(reader) }
     }
 
     /// Creates a temporary file from a `mkstemp` template and registers it, under the lock.

@@ -4,7 +4,8 @@ import TallyRender
 
 /// `tally render <count>`: one count to one image or scene.
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = {
+        var configuration = CommandConfiguration(
         abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
         discussion: """
         The format follows -f, else the extension of -o, else SVG. Without -o, or with -o -, \
@@ -17,7 +18,14 @@ struct Render: ParsableCommand {
           tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
           tally render 137 -f json                         the scene: every mark and segment
         """
-    )
+        )
+        // When `Tally.fastRender` parses `render` as a root of its own, the parser would also
+        // try two more commands to look for --generate-completion-script (a third of a short
+        // run's cost). That flag never reaches the fast path, and a command with a super
+        // command skips the check. Inside tally's tree, where help is made, it is unused.
+        configuration._superCommandName = "tally"
+        return configuration
+    }()
 
     /// The count to draw.
     @Argument(help: ArgumentHelp("The count: a whole number from 0 to 9223372036854775807.", valueName: "count"))

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `tally`: Fractal Completion Tallies from the command line.
 public struct Tally: ParsableCommand {
@@ -39,7 +43,8 @@ public struct Tally: ParsableCommand {
             let arguments = joiningTextValues(arguments)
             try rejectUnknownCommand(arguments)
             try rejectNegativeNumbers(arguments)
-            var command = try parseAsRoot(arguments)
+            if let plain = PlainRender(arguments), try plain.run() { return 0 }
+            var command = try fastRender(arguments) ?? parseAsRoot(arguments)
             try command.run()
             return 0
         } catch let failure as CommandFailure {
@@ -63,6 +68,20 @@ public struct Tally: ParsableCommand {
             reportError(Values.printable(restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300))
             return code.rawValue
         }
+    }
+
+    /// `tally render …` parsed by `Render` alone, without the tree of every command: the
+    /// parser reflects over each command's options (protocol-conformance lookups and demangling,
+    /// most of a short run's cost), and a plain render needs only its own. Anything but a clean
+    /// parse (help, a bad value, a typo) returns nil, and the whole tree parses again, so every
+    /// message and exit code is the full parser's.
+    static func fastRender(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard arguments.first == "render" else { return nil }
+        let rest = arguments.dropFirst()
+        // Help and the parser's own flags name the command path: leave them to the full tree.
+        guard !rest.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--version")
+                                       || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental") }) else { return nil }
+        return try? Render.parse(Array(rest))
     }
 
     static func reportError(_ message: String) {
@@ -102,19 +121,21 @@ public struct Tally: ParsableCommand {
     /// allowed, lowercase, one line ("--theme 'purple' is not allowed; use light, dark or auto").
     static func restyled(_ message: String) -> String {
         // "The value 'V' is invalid for '--option <name>'. Please provide one of 'a', 'b' or 'c'."
-        if message.hasPrefix("The value '"), let end = message.range(of: "' is invalid for '") {
+        if message.hasPrefix("The value '"), let end = message.firstRange(of: "' is invalid for '") {
             let value = String(message[message.index(message.startIndex, offsetBy: 11)..<end.lowerBound])
             let rest = message[end.upperBound...]
             let option = String(rest.prefix { $0 != " " && $0 != "'" })
-            if let choices = rest.range(of: "Please provide one of ") {
-                let list = rest[choices.upperBound...].replacingOccurrences(of: "'", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            if let choices = rest.firstRange(of: "Please provide one of ") {
+                var list = rest[choices.upperBound...].replacing("'", with: "")[...]
+                while list.first == "." { list.removeFirst() }
+                while list.last == "." { list.removeLast() }
                 return "\(option) '\(value)' is not allowed; use \(list)"
             }
             return "\(option) '\(value)' is not a number"
         }
         // "Unknown option '--sizee'. Did you mean '--size'?"
         if message.hasPrefix("Unknown option ") {
-            return "unknown option " + message.dropFirst(15).replacingOccurrences(of: ". Did you mean", with: "; did you mean")
+            return "unknown option " + message.dropFirst(15).replacing(". Did you mean", with: "; did you mean")
         }
         // "Missing expected argument '<count>'"
         if message.hasPrefix("Missing expected argument ") {

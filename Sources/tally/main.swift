@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TallyCommands
 
 exit(Tally.main(arguments: Array(CommandLine.arguments.dropFirst())))

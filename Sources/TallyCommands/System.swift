@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The few threading and file primitives the command line needs, on POSIX directly rather than
+// through Foundation: linking full Foundation (and its ICU data) costs every `tally` process
+// millions of instructions at start-up, in dynamic linking and in the protocol-conformance
+// scans that swift-argument-parser's reflection triggers (issue 12). Synchronization's `Mutex`
+// cannot be held past a scope, which the signal watcher needs (`TemporaryFiles.watch`), so
+// these are written by hand, each a thin wrapper over one pthread object.
+
+/// A mutual-exclusion lock over `pthread_mutex_t`.
+final class Lock: @unchecked Sendable {
+    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A condition variable with its own lock, over `pthread_cond_t`.
+final class Condition: @unchecked Sendable {
+    private let mutex = Lock()
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() { pthread_cond_init(condition, nil) }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    func lock() { mutex.lock() }
+    func unlock() { mutex.unlock() }
+    /// Waits for a broadcast; call with the lock held.
+    func wait() { pthread_cond_wait(condition, mutex.mutex) }
+    func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// Runs `body` on a new detached thread.
+func detachThread(_ body: @escaping @Sendable () -> Void) {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { context in
+        guard let context else { return nil }
+        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+        return nil
+    }, context)
+    if started == 0 { pthread_detach(thread) } else { Unmanaged<ThreadBody>.fromOpaque(context).release() }
+    #else
+    var thread: pthread_t?
+    let started = pthread_create(&thread, nil, { context in
+        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+        return nil
+    }, context)
+    if started == 0, let thread { pthread_detach(thread) } else { Unmanaged<ThreadBody>.fromOpaque(context).release() }
+    #endif
+}
+
+/// A thread's work, carried through `pthread_create`'s context pointer.
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// An environment variable, or nil.
+func environmentValue(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+
+/// `path` joined with a file name, as a path: `out` + `a.svg` → `out/a.svg`.
+func joinedPath(_ directory: String, _ name: String) -> String {
+    if directory.isEmpty { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}
+
+/// The processors online, at least 1: the default number of batch workers.
+func processorCount() -> Int {
+    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
