@@ -148,7 +148,7 @@ public enum CairoRenderer {
             setColor(context, color, opacity: mark.opacity)
             cairo_set_line_width(context, mark.width)
             var current = Point(0, 0)
-            for element in mark.path {
+            mark.forEachPathElement { element in
                 switch element {
                 case .move(let point):
                     cairo_move_to(context, point.x, point.y)

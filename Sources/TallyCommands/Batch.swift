@@ -65,6 +65,7 @@ struct Batch: ParsableCommand {
         }
         let workers = try Self.workerCount(jobs)
         let budget = PixelBudget(capacity: try PixelBudget.capacityFromEnvironment())
+        fixMallocMapThreshold()
         try Self.makeDirectory(outDir)
         let start = ContinuousClock.now
         let progress = Progress(total: list.total, enabled: isatty(STDERR_FILENO) == 1)

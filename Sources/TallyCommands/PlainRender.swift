@@ -3,7 +3,7 @@ import TallyGeometry
 import TallyRender
 import TallyStyle
 
-/// The plainest `tally render` — a count, and at most `-o`, `-f` and `--size` — read without
+/// The plainest `tally render` — a count, and at most `-o`, `-f`, `--size` and `--detail` — read without
 /// swift-argument-parser, because the parser's reflection over every option (protocol
 /// conformance lookups and type demangling) is most of such a run's cost (issue 12).
 ///
@@ -16,11 +16,12 @@ struct PlainRender {
     let output: String?
     let format: OutputFormat?
     let size: Double?
+    let detail: Detail.Mode?
 
     /// The plain render these arguments ask for, or nil when they are anything more.
     init?(_ arguments: [String]) {
         guard arguments.first == "render" else { return nil }
-        var count: String?, output: String?, format: OutputFormat?, size: Double?
+        var count: String?, output: String?, format: OutputFormat?, size: Double?, detail: Detail.Mode?
         var index = 1
         func value() -> String? {
             guard index + 1 < arguments.count else { return nil }
@@ -41,6 +42,9 @@ struct PlainRender {
             case "--size":
                 guard size == nil, let text = value(), let parsed = Double(argument: text) else { return nil }
                 size = parsed
+            case "--detail":
+                guard detail == nil, let text = value(), let parsed = Detail.Mode(argument: text) else { return nil }
+                detail = parsed
             case let argument:
                 guard count == nil, !argument.hasPrefix("-") else { return nil }
                 count = argument
@@ -48,7 +52,7 @@ struct PlainRender {
             }
         }
         guard let count else { return nil }
-        (self.count, self.output, self.format, self.size) = (count, output, format, size)
+        (self.count, self.output, self.format, self.size, self.detail) = (count, output, format, size, detail)
     }
 
     /// Draws and writes the image as `Render.run` does with these values and every other option
@@ -62,7 +66,7 @@ struct PlainRender {
             format = try Values.format(explicit: self.format, output: output, fallback: OutputFormat.svg,
                                        fromExtension: OutputFormat.init(pathExtension:))
             let settings = RenderSettings(format: format, side: size.map { .longer($0) },
-                                          appearance: Appearance(theme: .light, overrides: [:], background: .none),
+                                          appearance: Appearance(theme: .light, overrides: [:], background: .none), detail: detail,
                                           documentDate: try DrawingOptions.documentDate())
             bytes = try Renderer.render(count, settings)
         } catch {

@@ -93,3 +93,17 @@ func joinedPath(_ directory: String, _ name: String) -> String {
 func processorCount() -> Int {
     max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }
+
+/// Image buffers (megabytes) always from mmap, so each returns to the system when freed.
+/// Otherwise glibc raises its mmap threshold after the first large free and keeps later images
+/// in per-thread arenas: batch workers taking turns under the pixel budget would each still hold
+/// an image's memory, and the budget would bound the drawing but not the peak. `mallopt` is
+/// glibc's (malloc.h, which Swift's Glibc module leaves out), so it is looked up by name.
+func fixMallocMapThreshold() {
+    #if canImport(Glibc)
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+    let mmapThreshold: Int32 = -3   // M_MMAP_THRESHOLD
+    _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 1 << 20)
+    #endif
+}

@@ -149,7 +149,8 @@ public struct Tally: ParsableCommand {
     static let positiveOptions: Set<String> = ["--size", "--width", "--height", "--scale"]
 
     /// Options whose value is text, where `-5` is a valid value (a label, a file name).
-    static let textOptions: Set<String> = ["--label", "-o", "--output", "--name", "--out-dir"]
+    /// (An array: a `Set` would seed its hasher at start-up, in every run, for five strings.)
+    static let textOptions = ["--label", "-o", "--output", "--name", "--out-dir"]
 
     /// `--label -5` as `--label=-5`, so the parser takes a text value that looks like a negative
     /// number as the value it is, not as an option.

@@ -11,69 +11,225 @@ public enum DecimalText {
 }
 
 /// An output being built as UTF-8 bytes: faster than joining Strings for thousands of numbers.
-public struct TextBuffer: Sendable {
-    public private(set) var bytes: [UInt8] = []
+///
+/// It keeps its own storage rather than a `[UInt8]`: an array's `append(contentsOf:)` costs
+/// about a hundred instructions in checks a call, more than formatting the number itself, and
+/// every coordinate of an SVG or JSON scene is one. Appending checks capacity and copies; the
+/// storage is copied on write, so a `TextBuffer` is still a value.
+public struct TextBuffer: @unchecked Sendable {
+    private final class Storage {
+        var start: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
 
-    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+        init(capacity: Int) {
+            self.capacity = max(capacity, 16)
+            start = .allocate(capacity: self.capacity)
+        }
 
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+        func copy() -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.start.update(from: start, count: count)
+            copy.count = count
+            return copy
+        }
 
-    public mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        deinit { start.deallocate() }
+    }
 
-    public mutating func append(byte: UInt8) { bytes.append(byte) }
+    private var storage: Storage
 
-    private static let powers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+    public init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
+
+    /// The bytes written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.start, count: storage.count)) }
+
+    public var string: String { String(decoding: UnsafeBufferPointer(start: storage.start, count: storage.count), as: UTF8.self) }
+
+    /// Room for `extra` more bytes, unshared; returns where they go.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if storage.count + extra > storage.capacity { grow(extra) }
+        return storage.start + storage.count
+    }
+
+    private mutating func grow(_ extra: Int) {
+        let capacity = max(storage.capacity * 2, storage.count + extra)
+        let start = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        start.update(from: storage.start, count: storage.count)
+        storage.start.deallocate()
+        storage.start = start
+        storage.capacity = capacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafePointer<UInt8>, count: Int) {
+        let target = reserve(count)
+        if count <= 32 {
+            // A number or a bit of punctuation: a short loop beats a call to memcpy.
+            for index in 0..<count { target[index] = source[index] }
+        } else {
+            target.update(from: source, count: count)
+        }
+        storage.count += count
+    }
+
+    public mutating func append(_ text: String) {
+        // Native strings hand over their UTF-8 storage at once: a copy, not a walk.
+        var text = text
+        text.withUTF8 { if let base = $0.baseAddress { append(base, count: $0.count) } }
+    }
+
+    public mutating func append(byte: UInt8) {
+        reserve(1).pointee = byte
+        storage.count += 1
+    }
+
+    /// A literal's bytes, copied straight from the binary: the writers' punctuation
+    /// (`", "`, `"<path class=\""`) goes through here thousands of times an image.
+    @inline(__always)
+    public mutating func append(literal text: StaticString) {
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    /// Bytes already encoded (a class name, say), appended as they are.
+    public mutating func append(bytes more: [UInt8]) {
+        more.withUnsafeBufferPointer { if let base = $0.baseAddress { append(base, count: $0.count) } }
+    }
+
+    /// 10^digits for 0 … 6 digits, without an array lookup.
+    @inline(__always)
+    private static func power(_ digits: Int) -> Double {
+        switch digits {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        default: 1_000_000
+        }
+    }
 
     /// A number as `DecimalText` describes; `leadingZero: false` writes `.5` for `0.5`, as SVG allows.
+    ///
+    /// Every coordinate of every SVG and JSON scene comes through here, so the length is worked
+    /// out first and the digits are written straight to their places in the output, two at a
+    /// time, with no intermediate buffer or copy.
     public mutating func append(_ value: Double, digits: Int = 3, leadingZero: Bool = true) {
         precondition((0...6).contains(digits))
-        guard value.isFinite else { bytes.append(UInt8(ascii: "0")); return }
-        let scale = Self.powers[digits]
-        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        guard value.isFinite else { append(byte: UInt8(ascii: "0")); return }
+        let scaled = (abs(value) * Self.power(digits)).rounded(.toNearestOrAwayFromZero)
         // Past 2⁵³ a Double holds no fraction anyway; keep the integer part only.
         if scaled >= 9.0e15 {
             let whole = abs(value).rounded(.toNearestOrAwayFromZero)
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            if value < 0 { append(byte: UInt8(ascii: "-")) }
             appendDigits(whole < 1.8e19 ? UInt64(whole) : 0)
             return
         }
         let units = UInt64(scaled)
-        if units == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let divisor = UInt64(scale)
-        let whole = units / divisor
-        var fraction = units % divisor
-        if whole > 0 || leadingZero || fraction == 0 { appendDigits(whole) }
-        if fraction > 0 {
-            var width = digits
-            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
-            bytes.append(UInt8(ascii: "."))
-            var divisor: UInt64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-                fraction %= divisor
-                divisor /= 10
+        if units == 0 { append(byte: UInt8(ascii: "0")); return }
+        let negative = value < 0
+        let scale = Self.powerOfTen(digits)
+        let whole = units / scale
+        var fraction = units - whole * scale
+        var fractionDigits = fraction == 0 ? 0 : digits
+        while fractionDigits > 0 && fraction % 10 == 0 {
+            fraction /= 10
+            fractionDigits -= 1
+        }
+        let showsWhole = whole > 0 || leadingZero || fractionDigits == 0
+        let wholeLength = showsWhole ? Self.digitCount(whole) : 0
+        let sign = negative ? 1 : 0
+        let length = sign + wholeLength + (fractionDigits > 0 ? 1 + fractionDigits : 0)
+        // Straight into the output, at the digits' final places.
+        let target = reserve(length)
+        if negative { target[0] = UInt8(ascii: "-") }
+        if showsWhole { Self.writeDigits(whole, endingAt: target + sign + wholeLength) }
+        if fractionDigits > 0 {
+            let point = sign + wholeLength
+            target[point] = UInt8(ascii: ".")
+            var index = point + fractionDigits
+            while index > point {
+                target[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+                index -= 1
             }
         }
+        storage.count += length
     }
 
     public mutating func append(integer value: UInt64) { appendDigits(value) }
 
     private mutating func appendDigits(_ value: UInt64) {
-        if value < 10 { bytes.append(UInt8(ascii: "0") + UInt8(value)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        let length = Self.digitCount(value)
+        Self.writeDigits(value, endingAt: reserve(length) + length)
+        storage.count += length
+    }
+
+    /// 10^n for n in 0 … 19.
+    @inline(__always)
+    private static func powerOfTen(_ n: Int) -> UInt64 {
+        // A switch the compiler turns into a table lookup.
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100000
+        case 6: 1000000
+        case 7: 10000000
+        case 8: 100000000
+        case 9: 1000000000
+        case 10: 10000000000
+        case 11: 100000000000
+        case 12: 1000000000000
+        case 13: 10000000000000
+        case 14: 100000000000000
+        case 15: 1000000000000000
+        case 16: 10000000000000000
+        case 17: 100000000000000000
+        case 18: 1000000000000000000
+        default: 10_000_000_000_000_000_000
         }
     }
+
+    /// How many decimal digits `value` has (1 for 0): from its bit length, then one comparison.
+    @inline(__always)
+    private static func digitCount(_ value: UInt64) -> Int {
+        let guess = ((64 - value.leadingZeroBitCount) * 1233) >> 12   // ⌊log10(2^bits)⌋
+        return max(1, guess + (guess < 20 && value >= powerOfTen(guess) ? 1 : 0))
+    }
+
+    /// "00" … "99": two digits per division, half the work of one at a time.
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Writes `value`'s decimal digits so they end just before `end`.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var index = end
+        var rest = value
+        while rest >= 100 {
+            let pair = Int(rest % 100) &* 2
+            rest /= 100
+            index -= 2
+            index[0] = pairs[pair]
+            index[1] = pairs[pair + 1]
+        }
+        if rest >= 10 {
+            let pair = Int(rest) &* 2
+            index -= 2
+            index[0] = pairs[pair]
+            index[1] = pairs[pair + 1]
+        } else {
+            index -= 1
+            index[0] = UInt8(ascii: "0") + UInt8(rest)
+        }
+    }
+
+
 }

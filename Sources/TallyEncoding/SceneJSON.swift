@@ -8,73 +8,78 @@ import TallyGeometry
 /// pixels and the layout box it shows, margin included. One mark a line, so diffs stay readable.
 public enum SceneJSON {
     public static func encode(_ scene: Scene, viewport: Viewport? = nil) -> String {
+        String(decoding: encodedBytes(scene, viewport: viewport), as: UTF8.self)
+    }
+
+    /// The same JSON as UTF-8 bytes, for writing out without a detour through `String`.
+    public static func encodedBytes(_ scene: Scene, viewport: Viewport? = nil) -> [UInt8] {
         var out = TextBuffer(capacity: 128 + scene.marks.count * 96)
-        out.append("{\n  \"count\": ")
+        out.append(literal: "{\n  \"count\": ")
         out.append(integer: scene.count.value)
-        out.append(",\n  \"frame\": {\"unit\": ")
+        out.append(literal: ",\n  \"frame\": {\"unit\": ")
         out.append(integer: scene.frame.level.capacity)
-        out.append(", \"width\": ")
+        out.append(literal: ", \"width\": ")
         out.append(scene.frame.width)
-        out.append(", \"height\": ")
+        out.append(literal: ", \"height\": ")
         out.append(scene.frame.height)
-        out.append("},\n")
+        out.append(literal: "},\n")
         if let viewport {
             let box = viewport.visible
-            out.append("  \"viewport\": {\"pixels\": {\"width\": ")
+            out.append(literal: "  \"viewport\": {\"pixels\": {\"width\": ")
             out.append(viewport.width, digits: 0)
-            out.append(", \"height\": ")
+            out.append(literal: ", \"height\": ")
             out.append(viewport.height, digits: 0)
-            out.append("}, \"box\": {\"x\": ")
+            out.append(literal: "}, \"box\": {\"x\": ")
             out.append(box.minX)
-            out.append(", \"y\": ")
+            out.append(literal: ", \"y\": ")
             out.append(box.minY)
-            out.append(", \"width\": ")
+            out.append(literal: ", \"width\": ")
             out.append(box.width)
-            out.append(", \"height\": ")
+            out.append(literal: ", \"height\": ")
             out.append(box.height)
-            out.append("}},\n")
+            out.append(literal: "}},\n")
         }
-        out.append("  \"marks\": [")
+        out.append(literal: "  \"marks\": [")
         for (index, mark) in scene.marks.enumerated() {
-            out.append(index == 0 ? "\n    " : ",\n    ")
+            if index == 0 { out.append(literal: "\n    ") } else { out.append(literal: ",\n    ") }
             append(mark, to: &out)
         }
-        out.append(scene.marks.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-        return out.string
+        if scene.marks.isEmpty { out.append(literal: "]\n}\n") } else { out.append(literal: "\n  ]\n}\n") }
+        return out.bytes
     }
 
     /// One mark; a bowed segment (the ink style) has six numbers: start, control, end.
     static func append(_ mark: Mark, to out: inout TextBuffer) {
-        out.append("{\"kind\": \"")
+        out.append(literal: "{\"kind\": \"")
         out.append(mark.kind.rawValue)
-        out.append("\", \"unit\": ")
+        out.append(literal: "\", \"unit\": ")
         out.append(integer: mark.unit)
-        out.append(", \"color\": \"")
+        out.append(literal: ", \"color\": \"")
         out.append(mark.color.rawValue)
-        out.append("\", \"width\": ")
+        out.append(literal: "\", \"width\": ")
         out.append(mark.width)
         if mark.opacity != 1 {
-            out.append(", \"opacity\": ")
+            out.append(literal: ", \"opacity\": ")
             out.append(mark.opacity)
         }
-        out.append(", \"segments\": [")
+        out.append(literal: ", \"segments\": [")
         for (index, segment) in mark.segments.enumerated() {
-            out.append(index == 0 ? "[" : ", [")
+            if index == 0 { out.append(byte: UInt8(ascii: "[")) } else { out.append(literal: ", [") }
             append(segment.start, to: &out)
             if let control = segment.control {
-                out.append(", ")
+                out.append(literal: ", ")
                 append(control, to: &out)
             }
-            out.append(", ")
+            out.append(literal: ", ")
             append(segment.end, to: &out)
-            out.append("]")
+            out.append(literal: "]")
         }
-        out.append("]}")
+        out.append(literal: "]}")
     }
 
     private static func append(_ point: Point, to out: inout TextBuffer) {
         out.append(point.x)
-        out.append(", ")
+        out.append(literal: ", ")
         out.append(point.y)
     }
 }

@@ -14,22 +14,29 @@ extension Mark {
     public var path: [PathElement] {
         var elements: [PathElement] = []
         elements.reserveCapacity(segments.count + 1)
+        forEachPathElement { elements.append($0) }
+        return elements
+    }
+
+    /// The elements of `path`, one by one, without building the array (a backend draws
+    /// thousands of marks).
+    @inlinable
+    public func forEachPathElement(_ body: (PathElement) -> Void) {
         var current: Point?
         var subpathStart = Point(0, 0)
         for segment in segments {
             if current != segment.start {
-                elements.append(.move(segment.start))
+                body(.move(segment.start))
                 subpathStart = segment.start
             }
             if let control = segment.control {
-                elements.append(.quadratic(control: control, end: segment.end))
+                body(.quadratic(control: control, end: segment.end))
             } else if segment.end == subpathStart {
-                elements.append(.close)
+                body(.close)
             } else {
-                elements.append(.line(segment.end))
+                body(.line(segment.end))
             }
             current = segment.end
         }
-        return elements
     }
 }

@@ -12,12 +12,31 @@ public enum Words {
     /// The structure in words: "1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and
     /// 4 strokes"; "An empty frame" for 0.
     public static func description(for count: TallyCount) -> String {
-        let parts = structure(of: count).map { "\($0.count) \($0.level.name(count: $0.count))" }
-        switch parts.count {
-        case 0: return "An empty frame"
-        case 1: return parts[0]
-        default: return parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+        // Bytes, largest unit first, without the tuples of `structure(of:)`: every image of
+        // every count carries this sentence, so it is built in one pass.
+        var rest = count.value
+        var parts = 0
+        var text: [UInt8] = []
+        var lastSeparator = 0
+        for level in UnitLevel.all.reversed() where rest >= level.capacity {
+            let number = rest / level.capacity
+            rest %= level.capacity
+            if parts > 0 {
+                lastSeparator = text.count
+                text += ", ".utf8
+            }
+            parts += 1
+            appendDigits(number, to: &text)
+            text.append(UInt8(ascii: " "))
+            text += level.name.utf8
+            if number != 1 { text.append(UInt8(ascii: "s")) }
         }
+        if parts == 0 { return "An empty frame" }
+        if parts > 1 {
+            // The last ", " becomes " and ".
+            text.replaceSubrange(lastSeparator..<lastSeparator + 2, with: " and ".utf8)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The count as whole units, largest first, leaving out levels with none: 1,234 is
@@ -35,13 +54,25 @@ public enum Words {
 
     /// Digits grouped by threes with commas, independent of locale: 1234567 → "1,234,567".
     public static func grouped(_ value: UInt64) -> String {
-        let digits = Array(String(value))
-        var text = ""
+        var digits: [UInt8] = []
+        appendDigits(value, to: &digits)
+        var text: [UInt8] = []
         text.reserveCapacity(digits.count + digits.count / 3)
         for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(UInt8(ascii: ",")) }
             text.append(digit)
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A number's decimal digits, appended as ASCII.
+    private static func appendDigits(_ value: UInt64, to text: inout [UInt8]) {
+        let start = text.count
+        var rest = value
+        repeat {
+            text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        text[start...].reverse()
     }
 }

@@ -137,7 +137,7 @@ public enum Renderer {
         let count = scene.count
         switch settings.format {
         case .json:
-            return Array(SceneJSON.encode(scene, viewport: settings.side == nil ? nil : viewport).utf8)
+            return SceneJSON.encodedBytes(scene, viewport: settings.side == nil ? nil : viewport)
         case .svg:
             var animated: [Bool]?
             if let from = settings.animateFrom {

@@ -98,35 +98,35 @@ public enum SVGRenderer {
         }
 
         for (index, mark) in scene.marks.enumerated() {
-            out.append("<path class=\"")
-            out.append(classes.name(of: mark))
+            out.append(literal: "<path class=\"")
+            out.append(bytes: classes.name(of: mark))
             let timing = timings?[index] ?? nil
-            if timing != nil { out.append(" a") }
-            out.append("\"")
+            if timing != nil { out.append(literal: " a") }
+            out.append(literal: "\"")
             if varyingWidth && !mark.kind.isFilled {
-                out.append(" stroke-width=\"")
+                out.append(literal: " stroke-width=\"")
                 out.append(mark.width / divisor, digits: digits, leadingZero: false)
-                out.append("\"")
+                out.append(literal: "\"")
             }
             if classes.hasVaryingOpacities {
                 out.append(mark.kind.isFilled ? " fill-opacity=\"" : " stroke-opacity=\"")
                 out.append(mark.opacity, digits: 3, leadingZero: false)
-                out.append("\"")
+                out.append(literal: "\"")
             }
             if let timing {
-                out.append(" pathLength=\"1\" style=\"animation-delay:")
+                out.append(literal: " pathLength=\"1\" style=\"animation-delay:")
                 out.append(timing.delay, digits: 3, leadingZero: false)
-                out.append("s")
+                out.append(literal: "s")
                 if timing.duration != Motion.duration(of: .stroke) {
-                    out.append(";animation-duration:")
+                    out.append(literal: ";animation-duration:")
                     out.append(timing.duration, digits: 3, leadingZero: false)
-                    out.append("s")
+                    out.append(literal: "s")
                 }
-                out.append("\"")
+                out.append(literal: "\"")
             }
-            out.append(" d=\"")
+            out.append(literal: " d=\"")
             appendPath(&out, mark, digits: digits, divisor: divisor)
-            out.append("\"/>\n")
+            out.append(literal: "\"/>\n")
         }
         out.append("</svg>\n")
         return out.bytes
@@ -177,11 +177,11 @@ public enum SVGRenderer {
     /// Path data for the core's path: axis-parallel lines use `H` and `V`, bows `Q`.
     private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
         var current = Point(0, 0)
-        for element in mark.path {
+        mark.forEachPathElement { element in
             switch element {
             case .move(let point):
                 out.append(byte: UInt8(ascii: "M"))
-                appendNumbers(&out, [point.x, point.y], digits: digits, divisor: divisor)
+                appendPoint(&out, point, digits: digits, divisor: divisor)
                 current = point
             case .line(let point) where point.y == current.y:
                 out.append(byte: UInt8(ascii: "H"))
@@ -193,16 +193,25 @@ public enum SVGRenderer {
                 current = point
             case .line(let point):
                 out.append(byte: UInt8(ascii: "L"))
-                appendNumbers(&out, [point.x, point.y], digits: digits, divisor: divisor)
+                appendPoint(&out, point, digits: digits, divisor: divisor)
                 current = point
             case .quadratic(let control, let end):
                 out.append(byte: UInt8(ascii: "Q"))
-                appendNumbers(&out, [control.x, control.y, end.x, end.y], digits: digits, divisor: divisor)
+                appendPoint(&out, control, digits: digits, divisor: divisor)
+                out.append(byte: UInt8(ascii: " "))
+                appendPoint(&out, end, digits: digits, divisor: divisor)
                 current = end
             case .close:
                 out.append(byte: UInt8(ascii: "Z"))
             }
         }
+    }
+
+    /// `x y`, without building an array for two numbers.
+    private static func appendPoint(_ out: inout TextBuffer, _ point: Point, digits: Int, divisor: Double) {
+        out.append(point.x / divisor, digits: digits, leadingZero: false)
+        out.append(byte: UInt8(ascii: " "))
+        out.append(point.y / divisor, digits: digits, leadingZero: false)
     }
 
     /// `;stroke-opacity:.55` (or `fill-`) for a class whose marks are not opaque.
@@ -270,41 +279,51 @@ struct MarkClasses {
     }
 
     private(set) var rules: [Rule] = []
-    private var needsUnit: Set<MarkKind> = []
+    /// The class attribute of each (kind, unit) in the scene, in `rules`' order.
+    private var names: [ClassName] = []
+
+    /// A struct, not a tuple: an array of tuples needs its type built at run time.
+    struct ClassName {
+        let kind: MarkKind
+        let unit: UInt64
+        let name: [UInt8]
+    }
     let hasVaryingWidths: Bool
     /// Whether marks of one class differ in opacity, so each path carries its own.
     let hasVaryingOpacities: Bool
 
+    /// One pass over the marks with a short array of the (kind, unit) pairs seen (a scene has
+    /// a handful), no hashing or string keys per mark: this runs for every SVG.
     init(_ marks: [Mark]) {
-        var units: [MarkKind: [UInt64]] = [:]
-        var first: [String: Mark] = [:]
+        var seen: [Mark] = []
         var varying = false
         var varyingOpacity = false
         for mark in marks {
-            if !(units[mark.kind]?.contains(mark.unit) ?? false) { units[mark.kind, default: []].append(mark.unit) }
-            let key = "\(mark.kind.rawValue) \(mark.unit)"
-            if let seen = first[key] {
-                if seen.width != mark.width { varying = true }
-                if seen.opacity != mark.opacity { varyingOpacity = true }
+            if let first = seen.first(where: { $0.kind == mark.kind && $0.unit == mark.unit }) {
+                if first.width != mark.width { varying = true }
+                if first.opacity != mark.opacity { varyingOpacity = true }
             } else {
-                first[key] = mark
+                seen.append(mark)
             }
         }
         hasVaryingWidths = varying
         hasVaryingOpacities = varyingOpacity
-        needsUnit = Set(units.filter { $0.value.count > 1 }.keys)
         // A fixed order (kinds as declared, units ascending) keeps the bytes deterministic.
         for kind in MarkKind.allCases {
-            for unit in (units[kind] ?? []).sorted() {
-                let mark = first["\(kind.rawValue) \(unit)"]!
-                let selector = needsUnit.contains(kind) ? ".\(kind.rawValue).u\(unit)" : ".\(kind.rawValue)"
+            let ofKind = seen.filter { $0.kind == kind }.sorted { $0.unit < $1.unit }
+            for mark in ofKind {
+                // `u<unit>` only where marks of one kind have several units in the scene.
+                let name = ofKind.count > 1 ? "\(kind.rawValue) u\(mark.unit)" : kind.rawValue
+                let selector = ofKind.count > 1 ? ".\(kind.rawValue).u\(mark.unit)" : ".\(kind.rawValue)"
+                names.append(ClassName(kind: kind, unit: mark.unit, name: Array(name.utf8)))
                 rules.append(Rule(selector: selector, color: mark.color, isFilled: kind.isFilled, width: varying ? nil : mark.width,
                                   opacity: varyingOpacity ? nil : mark.opacity))
             }
         }
     }
 
-    func name(of mark: Mark) -> String {
-        needsUnit.contains(mark.kind) ? "\(mark.kind.rawValue) u\(mark.unit)" : mark.kind.rawValue
+    /// The class attribute of a mark, as UTF-8.
+    func name(of mark: Mark) -> [UInt8] {
+        names.first { $0.kind == mark.kind && $0.unit == mark.unit }?.name ?? Array(mark.kind.rawValue.utf8)
     }
 }

@@ -24,11 +24,14 @@ public struct RGBA: Hashable, Sendable {
     /// `#rrggbb`, or `#rrggbbaa` when not opaque; `none` when fully clear.
     public var css: String {
         if isClear { return "none" }
-        let channels = alpha == 255 ? [red, green, blue] : [red, green, blue, alpha]
-        return "#" + channels.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        // Byte by byte: this runs for every colour rule of every SVG.
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+        var text: [UInt8] = [UInt8(ascii: "#")]
+        for byte in alpha == 255 ? [red, green, blue] : [red, green, blue, alpha] {
+            text.append(hex(byte >> 4))
+            text.append(hex(byte & 0xF))
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Channels from 0 to 1, for Cairo.

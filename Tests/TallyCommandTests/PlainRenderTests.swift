@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TallyTestSupport
 
-/// Issue 12: the plainest `tally render` (a count, `-o`, `-f`, `--size`) skips the argument
+/// Issue 12: the plainest `tally render` (a count, `-o`, `-f`, `--size`, `--detail`) skips the argument
 /// parser. It must be invisible: the same bytes, messages and exit codes as the parser's path,
 /// which `--scale 1` (the default, but an option the plain path does not take) forces.
 @Suite struct PlainRenderTests {
@@ -11,6 +11,8 @@ import TallyTestSupport
         ["render", "99", "-f", "json"], ["render", "99", "--format", "png"], ["render", "1234", "-f", "pdf"],
         ["render", "1234", "--size", "512", "-f", "svg"], ["render", "--size", "64", "25", "-f", "png"],
         ["render", "5", "-o", "-"], ["render", "7", "--output", "-", "-f", "json"],
+        ["render", "9223372036854775807", "-f", "json", "--detail", "full"], ["render", "9999", "--detail", "auto", "--size", "64"],
+        ["render", "5", "--detail", "most"],
         // Failures: the plain path hands them to the parser.
         ["render", "abc"], ["render", "1,5"], ["render", "99999999999999999999"], ["render", "5", "--size", "0"],
         ["render", "5", "--size", "20000"], ["render", "5", "-f", "gif"], ["render", "5", "--size", "x"],
