@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench clean
+.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release clean
 
 all: build
 
@@ -98,10 +98,21 @@ man: deps
 	@rm -f share/man/benchmark-command.1
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
-# Speed goals (not timed tests): a release build of the benchmarks.
+# Speed goals (issue 12), never timed tests: instruction counts under callgrind, then timings.
+# BENCHMARKS.md records the figures and the method.
 bench: deps
-	$(SWIFT) build -c release --product TallyBenchmarks
-	.build/release/TallyBenchmarks
+	@scripts/install-deps bench
+	SWIFT=$(SWIFT) scripts/bench
+
+# Side by side in one run, as ratios: tally against per-file loops, rsvg-convert, optipng and
+# qrencode, and -j 1 against -j 2.
+bench-compare: deps
+	@scripts/install-deps bench
+	SWIFT=$(SWIFT) scripts/bench-compare
+
+# A release tally (static Swift runtime on Linux: a third less start-up).
+release: deps
+	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally
 
 clean:
 	rm -rf .build out share
