@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release clean
+.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release readme-check install clean
 
 all: build
 
@@ -32,6 +32,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+	scripts/readme-check
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
 
@@ -91,10 +92,12 @@ completions: build
 	$(TALLY) --generate-completion-script fish > share/completions/tally.fish
 	@echo "wrote share/completions/: tally.bash, _tally (zsh), tally.fish"
 
-# The man page, generated from the command definitions by swift-argument-parser's plugin.
+# The man page, generated from the command definitions by swift-argument-parser's plugin,
+# dated by the last commit (so the same checkout gives the same page), or SOURCE_DATE_EPOCH.
+MAN_DATE ?= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then date -u -d "@$$SOURCE_DATE_EPOCH" +%F; else git log -1 --format=%cs 2>/dev/null || date -u +%F; fi)
 man: deps
 	@mkdir -p share/man
-	$(SWIFT) package --allow-writing-to-directory share/man generate-manual --output-directory share/man --date 2026-11-22 >/dev/null
+	$(SWIFT) package --allow-writing-to-directory share/man generate-manual --output-directory share/man --date $(MAN_DATE) >/dev/null
 	@rm -f share/man/benchmark-command.1
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
@@ -109,6 +112,23 @@ bench: deps
 bench-compare: deps
 	@scripts/install-deps bench
 	SWIFT=$(SWIFT) scripts/bench-compare
+
+# Every README example, run (part of make test).
+readme-check: build
+	scripts/readme-check
+
+# A release tally, its man page and shell completions under PREFIX (DESTDIR for packaging).
+PREFIX ?= /usr/local
+install: release man completions
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 .build/release/tally $(DESTDIR)$(PREFIX)/bin/tally
+	install -m 0644 share/man/tally.1 $(DESTDIR)$(PREFIX)/share/man/man1/tally.1
+	install -m 0644 share/completions/tally.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tally
+	install -m 0644 share/completions/_tally $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tally
+	install -m 0644 share/completions/tally.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tally.fish
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/tally, its man page and completions"
 
 # A release tally (static Swift runtime on Linux: a third less start-up).
 release: deps

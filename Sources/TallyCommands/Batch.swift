@@ -37,7 +37,7 @@ struct Batch: ParsableCommand {
     var outDir: String
 
     /// What kind of files.
-    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or json (default svg).", valueName: "format"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or json.", valueName: "format"))
     var format: OutputFormat = .svg
 
     /// How files are named.

@@ -14,7 +14,7 @@ extension OutputFormat: ExpressibleByArgument {}
 /// The options that decide how a tally looks, shared by `render`, `batch` and `gallery`.
 struct DrawingOptions: ParsableArguments {
     /// The longer side of the image.
-    @Option(help: ArgumentHelp("The longer side of the image in pixels (default 256).", valueName: "px"))
+    @Option(help: ArgumentHelp("The longer side of the image in pixels (default 256; a gallery's tiles, 160).", valueName: "px"))
     var size: Double?
 
     /// Or fix one side; the other follows the frame's aspect ratio.
@@ -25,7 +25,7 @@ struct DrawingOptions: ParsableArguments {
     var height: Double?
 
     /// A multiplier for every pixel length.
-    @Option(help: ArgumentHelp("Multiply every pixel length, e.g. 2 for @2x assets (default 1).", valueName: "f"))
+    @Option(help: ArgumentHelp("Multiply every pixel length, e.g. 2 for @2x assets.", valueName: "f"))
     var scale: Double = 1
 
     /// Empty margin around the tally.
@@ -41,7 +41,7 @@ struct DrawingOptions: ParsableArguments {
     var style: RenderSettings.Style = .clean
 
     /// The seed of the ink wobble.
-    @Option(help: ArgumentHelp("The seed of the ink style's wobble (default 0).", valueName: "n"))
+    @Option(help: ArgumentHelp("The seed of the ink style's wobble.", valueName: "n"))
     var seed: UInt64 = 0
 
     /// Draw each mark in, in count order.
@@ -69,7 +69,7 @@ struct DrawingOptions: ParsableArguments {
     var accent: String?
 
     /// Which part of the frame the image shows.
-    @Option(help: ArgumentHelp("content: the parts of the frame that hold the count, filling the image (the default); frame: the whole frame, so counts in one frame share a size (the default with --frame).", valueName: "fit"))
+    @Option(help: ArgumentHelp("content (the default): the parts of the frame that hold the count, filling the image; frame: the whole frame, so counts in one frame share a size, as --frame implies.", valueName: "fit"))
     var fit: Fit?
 
     /// A frame shared by a sequence of counts.

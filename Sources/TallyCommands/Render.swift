@@ -16,7 +16,7 @@ struct Render: ParsableCommand {
           tally render 1234 --size 512 --theme auto -o t.svg
           tally render 42 --style ink --seed 7 -o 42.svg   hand-drawn
           tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
-          tally render 137 -f json                         the scene: every mark and segment
+          tally render 137 -f json                         the scene, as JSON
         """
         )
         // When `Tally.fastRender` parses `render` as a root of its own, the parser would also

@@ -21,9 +21,10 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     init(unchecked value: UInt64) { self.value = value }
 
-    /// Why some text is not a count, or the count it names. Only plain decimal digits are
-    /// accepted (no sign, no separators, no exponent) so that the same text is read the same way
-    /// in every locale.
+    /// Why some text is not a count, or the count it names. Decimal digits are accepted, grouped
+    /// by threes with commas or underscores if at all (`1234`, `1,234`, `1_234`, one kind of
+    /// separator, every group but the first three digits long), and never a locale's separators,
+    /// a decimal point or an exponent, so the same text is read the same way everywhere.
     public enum ParseError: Error, Equatable, Sendable {
         case empty
         case negative
@@ -33,7 +34,7 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     public static func parse(_ text: String) -> Result<TallyCount, ParseError> {
         if text.isEmpty { return .failure(.empty) }
-        var digits = Substring(text)
+        guard var digits = ungrouped(Substring(text)) else { return .failure(.notANumber) }
         if digits.first == "-" {
             digits = digits.dropFirst()
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.contains(where: { $0 != "0" }) {
@@ -53,6 +54,19 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         }
         guard let count = TallyCount(exactly: value) else { return .failure(.tooLarge) }
         return .success(count)
+    }
+
+    /// The text without its grouping separators, or nil when they are not grouping by threes
+    /// (`1,23`, `1,234_567`, `,123`). Text without separators comes back as it is.
+    private static func ungrouped(_ text: Substring) -> Substring? {
+        guard let separator = text.first(where: { $0 == "," || $0 == "_" }) else { return text }
+        var sign = text.prefix { $0 == "-" || $0 == "+" }
+        if sign.count > 1 { sign = sign.prefix(1) }
+        let groups = text.dropFirst(sign.count).split(separator: separator, omittingEmptySubsequences: false)
+        guard let first = groups.first, (1...3).contains(first.count),
+              groups.dropFirst().allSatisfy({ $0.count == 3 }),
+              groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return Substring(String(sign) + groups.joined())
     }
 
     public static func < (lhs: TallyCount, rhs: TallyCount) -> Bool { lhs.value < rhs.value }
