@@ -145,7 +145,14 @@ public struct Scene: Hashable, Sendable {
         return minX <= maxX ? Rect(minX: minX, minY: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 
-    init(count: TallyCount, frame: Frame, detail: Detail, marks: [Mark]) {
+    /// A scene of given marks: one read back from the JSON scene (`Scene(json:)`), or a scene
+    /// transformed by a caller (marks recoloured, filtered, moved). Backends draw whatever marks
+    /// they are given; `count` is what the accessible text says.
+    /// - Parameters:
+    ///   - frame: the canvas (`Frame(level:)`).
+    ///   - detail: the level of detail the marks were chosen at; `.full` for all of them.
+    ///   - marks: in count order.
+    public init(count: TallyCount, frame: Frame, detail: Detail = .full, marks: [Mark]) {
         self.count = count
         self.frame = frame
         self.detail = detail

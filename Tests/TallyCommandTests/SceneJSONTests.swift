@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TallyEncoding
+import TallyGeometry
+import TallyTestSupport
+
+/// Issue 13: the JSON scene is a contract. `Scene(json:)` reads back every snapshot scene so that
+/// encoding it again gives the same text, and `Schemas/scene.schema.json` accepts every scene tally
+/// writes, checked by a real validator (Python's jsonschema).
+@Suite struct SceneJSONTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let snapshotScenes: [URL] = {
+        let folder = root.appendingPathComponent("Snapshots/json")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+    }()
+
+    @Test func everySnapshotSceneRoundTrips() throws {
+        try #require(Self.snapshotScenes.count >= 26, "the snapshot scenes are missing")
+        for url in Self.snapshotScenes {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let scene = try Scene(json: text)
+            #expect(SceneJSON.encode(scene) == text, "\(url.lastPathComponent)")
+        }
+    }
+
+    /// Any scene tally makes, ink, captions and progress marks included, reads back to itself.
+    @Test(arguments: [UInt64(0), 7, 25, 137, 10_999, 1_234_567, 9_223_372_036_854_775_807])
+    func scenesOfEveryKindRoundTrip(_ value: UInt64) throws {
+        for arguments in [[], ["--style", "ink", "--seed", "3"], ["--size", "64"], ["--caption", "--size", "300"]] {
+            let run = try TallyProcess.run(["render", String(value), "-f", "json"] + arguments)
+            let scene = try Scene(json: run.text)
+            // A viewport, when there is one, is not part of the scene: compare without it.
+            let withoutViewport = run.text.split(separator: "\n").filter { !$0.hasPrefix("  \"viewport\"") }.joined(separator: "\n") + "\n"
+            #expect(SceneJSON.encode(scene) == withoutViewport, "\(value) \(arguments)")
+        }
+    }
+
+    @Test func notAScene() {
+        let cases: [(String, String)] = [
+            ("{}", "not a tally scene"),
+            (#"{"count": -1, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": []}"#, "not a tally scene"),
+            (#"{"count": 26, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": []}"#, "does not hold|not a unit that holds"),
+            (#"{"count": 5, "frame": {"unit": 25, "width": 31, "height": 30}, "marks": []}"#, "is not the cell"),
+            (#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "blob", "unit": 1, "color": "c1", "width": 1, "segments": []}]}"#, "unknown kind"),
+            (#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "stroke", "unit": 1, "color": "c9", "width": 1, "segments": []}]}"#, "unknown colour"),
+            (#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "stroke", "unit": 1, "color": "c1", "width": 1, "segments": [[1, 2, 3]]}]}"#, "needs 4"),
+        ]
+        for (json, needle) in cases {
+            do {
+                _ = try Scene(json: json)
+                Issue.record("accepted: \(json)")
+            } catch {
+                #expect(needle.split(separator: "|").contains { error.description.contains($0) }, "\(error.description)")
+            }
+        }
+    }
+
+    static let python = installedProgram("python3")
+    static let hasValidator: Bool = {
+        guard let python else { return false }
+        return (try? runProgram(python, ["-c", "import jsonschema"]).status) == 0
+    }()
+
+    /// Every snapshot scene, and scenes with ink bows, captions, progress marks and a viewport,
+    /// validate against the schema; a scene with a wrong field does not.
+    @Test(.enabled(if: hasValidator || isCI, "needs Python's jsonschema (make test-deps installs it)"))
+    func scenesValidateAgainstTheSchema() throws {
+        let python = try #require(Self.python, "python3 is missing")
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files = Self.snapshotScenes.map(\.path)
+        for (index, arguments) in [["10999", "--size", "64"], ["99999", "--caption"], ["99", "--style", "ink"], ["1234567", "--size", "1024"]].enumerated() {
+            let path = directory.appendingPathComponent("extra-\(index).json").path
+            #expect(try TallyProcess.run(["render"] + arguments + ["-f", "json", "-o", path]).status == 0)
+            files.append(path)
+        }
+        let broken = directory.appendingPathComponent("broken.json")
+        try Data(#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "progress", "unit": 25, "color": "c1", "width": 1, "segments": []}]}"#.utf8).write(to: broken)
+        let script = """
+        import json, sys
+        from jsonschema import Draft202012Validator
+        schema = json.load(open(sys.argv[1]))
+        Draft202012Validator.check_schema(schema)
+        validator = Draft202012Validator(schema)
+        failed = 0
+        for path in sys.argv[2:]:
+            errors = list(validator.iter_errors(json.load(open(path))))
+            expected_broken = path.endswith("broken.json")
+            if bool(errors) != expected_broken:
+                failed += 1
+                print(path, [e.message for e in errors][:3])
+        print("checked", len(sys.argv) - 2)
+        sys.exit(1 if failed else 0)
+        """
+        let run = try runProgram(python, ["-c", script, Self.root.appendingPathComponent("Schemas/scene.schema.json").path] + files + [broken.path])
+        #expect(run.status == 0, "\(run.text) \(run.stderr)")
+        #expect(run.text.contains("checked \(files.count + 1)"))
+    }
+}
