@@ -32,6 +32,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+	cd Examples/LibraryExample && $(SWIFT) run --quiet TallyLibraryExample
 	scripts/readme-check
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"

@@ -12,12 +12,15 @@ import PackageDescription
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
-//   tally          the executable: a thin entry point over TallyCommands
+//   Tally          one import for library users: the labelled API over the modules above
+//   TallyTool      the `tally` executable: a thin entry point over TallyCommands
 //   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
 let package = Package(
     name: "tally",
     products: [
-        .executable(name: "tally", targets: ["tally"]),
+        .executable(name: "tally", targets: ["TallyTool"]),
+        // One import for Swift users: the labelled API (`Tally.svg(137)`) and every type it uses.
+        .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallyGeometry", targets: ["TallyGeometry"]),
         .library(name: "TallyEncoding", targets: ["TallyEncoding"]),
         .library(name: "TallyStyle", targets: ["TallyStyle"]),
@@ -68,7 +71,10 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),
-        .executableTarget(name: "tally", dependencies: ["TallyCommands"]),
+        // The `tally` executable (the product is named tally; the target is not, so its build
+        // folder cannot collide with the Tally module's on a case-insensitive file system).
+        .executableTarget(name: "TallyTool", dependencies: ["TallyCommands"]),
+        .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
         // Speed goals live here, never in timed tests: `make bench`.
         .executableTarget(
             name: "TallyBenchmarks",
@@ -90,13 +96,13 @@ let package = Package(
         .testTarget(
             name: "TallySVGTests",
             dependencies: [
-                "TallyGeometry", "TallyStyle", "TallySVG", "TallyRender", "TallyTestSupport", "tally",
+                "TallyGeometry", "TallyStyle", "TallySVG", "TallyRender", "TallyTestSupport", "TallyTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "TallyCairoTests",
-            dependencies: ["CCairo", "TallyCairo", "TallyGeometry", "TallyStyle", "TallyRender", "TallyTestSupport", "tally"]
+            dependencies: ["CCairo", "TallyCairo", "TallyGeometry", "TallyStyle", "TallyRender", "TallyTestSupport", "TallyTool"]
         ),
         .testTarget(
             name: "TallySnapshotTests",
@@ -107,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyCommandTests",
-            dependencies: ["tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"]
+            dependencies: ["TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"]
         ),
     ]
 )

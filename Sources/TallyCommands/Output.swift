@@ -112,7 +112,7 @@ enum Output {
     private static func errorText() -> String { String(cString: strerror(errno)) }
 
     /// The mode of new files, `0666` less the umask, read once when the process starts
-    /// (`Tally.main` touches it before any command runs). Reading the umask means setting it, so
+    /// (`TallyCommand.main` touches it before any command runs). Reading the umask means setting it, so
     /// reading it from concurrent batch workers let one worker see another's momentary 0 and
     /// create a file 0666.
     static let newFileMode: mode_t = {

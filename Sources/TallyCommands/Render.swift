@@ -19,7 +19,7 @@ struct Render: ParsableCommand {
           tally render 137 -f json                         the scene, as JSON
         """
         )
-        // When `Tally.fastRender` parses `render` as a root of its own, the parser would also
+        // When `TallyCommand.fastRender` parses `render` as a root of its own, the parser would also
         // try two more commands to look for --generate-completion-script (a third of a short
         // run's cost). That flag never reaches the fast path, and a command with a super
         // command skips the check. Inside tally's tree, where help is made, it is unused.

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// `tally`: Fractal Completion Tallies from the command line.
-public struct Tally: ParsableCommand {
+public struct TallyCommand: ParsableCommand {
     public static let version = "0.1.0"
 
     public static let configuration = CommandConfiguration(

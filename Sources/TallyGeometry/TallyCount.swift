@@ -2,7 +2,7 @@
 ///
 /// The core works in `UInt64` because the frame above the largest count (a ten-quintillion-row,
 /// 10¹⁹) no longer fits an `Int64`; this type keeps the public range at `0 ... Int64.max`.
-public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
     public let value: UInt64
 
     /// The largest count there is: `Int64.max`, 9,223,372,036,854,775,807.
@@ -70,6 +70,14 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     public static func < (lhs: TallyCount, rhs: TallyCount) -> Bool { lhs.value < rhs.value }
+
+    /// A count written in code: `let count: TallyCount = 137`, `Tally.svg(137)`. A negative
+    /// literal does not compile; one over `Int64.max` stops the program, as an overflowing
+    /// integer literal would.
+    public init(integerLiteral value: UInt64) {
+        precondition(value <= UInt64(Int64.max), "a count is at most 9,223,372,036,854,775,807")
+        self.value = value
+    }
 
     /// Digits grouped by threes with commas ("1,234"), the same in every locale.
     public var description: String { Words.grouped(value) }

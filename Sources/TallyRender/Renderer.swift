@@ -75,6 +75,30 @@ public struct RenderSettings: Hashable, Sendable {
     }
 }
 
+/// Which marks of an SVG draw in (SPEC §4).
+public enum Animation: Hashable, Sendable {
+    /// A still image.
+    case none
+    /// Every mark draws in, in count order (`--animate`).
+    case all
+    /// Only the marks that are new since an earlier count (`--animate-from`): the "+1" moment.
+    case since(TallyCount)
+}
+
+extension RenderSettings {
+    /// The animation, as one value (`animate` and `animateFrom` together).
+    public var animation: Animation {
+        get { animateFrom.map { .since($0) } ?? (animate ? .all : .none) }
+        set {
+            switch newValue {
+            case .none: (animate, animateFrom) = (false, nil)
+            case .all: (animate, animateFrom) = (true, nil)
+            case .since(let count): (animate, animateFrom) = (false, count)
+            }
+        }
+    }
+}
+
 /// Why a count could not be rendered with some settings.
 public enum RenderError: Error, Hashable, Sendable {
     case viewport(Viewport.Problem)

@@ -100,7 +100,8 @@ public enum SVGRenderer {
         for (index, mark) in scene.marks.enumerated() {
             out.append(literal: "<path class=\"")
             out.append(bytes: classes.name(of: mark))
-            let timing = timings?[index] ?? nil
+            // Flags beyond the marks, or missing for some, mean "still": never a trap.
+            let timing = timings.flatMap { index < $0.count ? $0[index] : nil }
             if timing != nil { out.append(literal: " a") }
             out.append(literal: "\"")
             if varyingWidth && !mark.kind.isFilled {

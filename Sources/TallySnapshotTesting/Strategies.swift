@@ -9,9 +9,9 @@ import TallyRender
 
 // Snapshot strategies for tally images, for swift-snapshot-testing:
 //
-//     assertSnapshot(of: Scene(count: TallyCount(137)!), as: .scene)
-//     assertSnapshot(of: TallyCount(137)!, as: .svg())
-//     assertSnapshot(of: TallyCount(137)!, as: .png(RenderSettings(format: .png, side: .longer(128))))
+//     assertSnapshot(of: Scene(count: 137), as: .scene)
+//     assertSnapshot(of: 137 as TallyCount, as: .svg())
+//     assertSnapshot(of: 137 as TallyCount, as: .png(RenderSettings(format: .png, side: .longer(128))))
 //
 // Each is a swift-snapshot-testing strategy pulled back from the renderer, so it compares what
 // `tally render` writes: text line by line, images pixel by pixel within a tolerance.

@@ -65,6 +65,6 @@ import Testing
         #expect(TallyCount.parse("1e3") == .failure(.notANumber))
         #expect(TallyCount.parse("") == .failure(.empty))
         #expect(TallyCount.parse("١٢") == .failure(.notANumber))  // Arabic-Indic digits are not read
-        #expect(TallyCount(-1) == nil)
+        #expect(TallyCount(Int64(-1)) == nil)
     }
 }

@@ -5,4 +5,4 @@ import Darwin
 #endif
 import TallyCommands
 
-exit(Tally.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(TallyCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,17 @@
+import Tally
+
+// A reading streak of 137 days, as the three things an app needs: an SVG for the web, a PNG for
+// a share sheet, and the scene itself, to draw natively or to inspect.
+let days: TallyCount = 137
+let svg = try Tally.svg(days, size: 256, theme: .auto)
+let png = try Tally.png(days, size: 512, theme: .dark, background: .paper)
+let scene = Tally.scene(days)
+
+let boxes = scene.marks.filter { $0.kind == .box }.count
+print("SVG: \(svg.utf8.count) bytes; PNG: \(png.count) bytes; scene: \(scene.marks.count) marks, \(boxes) box")
+
+// Everything a renderer of its own needs, as JSON, and read back.
+let json = try Tally.json(days)
+let readBack = try Scene(json: json)
+precondition(readBack.marks.count == scene.marks.count)
+print("JSON scene: \(json.utf8.count) bytes, read back")

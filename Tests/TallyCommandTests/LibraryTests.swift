@@ -1,0 +1,51 @@
+import Foundation
+import Tally
+import TallySVG
+import Testing
+import TallyTestSupport
+
+/// Issue 13: the library in one import, labelled, with no force-unwrap.
+@Suite struct LibraryTests {
+    @Test func oneImportDrawsEveryFormat() throws {
+        let svg = try Tally.svg(137)
+        #expect(svg.hasPrefix("<svg") && svg.contains("data-count=\"137\""))
+        // The same bytes as the command line with its defaults.
+        #expect(Array(svg.utf8) == Array(try TallyProcess.run(["render", "137"]).stdout))
+        let png = try Tally.png(1_234, size: 512, theme: .dark)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let pdf = try Tally.pdf(99)
+        #expect(pdf.starts(with: Array("%PDF-".utf8)))
+        let scene = Tally.scene(137)
+        #expect(scene.count == 137 && !scene.marks.isEmpty)
+        #expect(try Scene(json: try Tally.json(137)).marks.count == scene.marks.count)
+        #expect(try Tally.json(137, size: 256).contains("\"viewport\""))
+    }
+
+    @Test func countsAreLiterals() {
+        let count: TallyCount = 9_223_372_036_854_775_807
+        #expect(count == .maximum)
+        #expect(Scene(count: 25).marks.count == 26)
+    }
+
+    @Test func animationIsAValue() throws {
+        var settings = RenderSettings()
+        #expect(settings.animation == .none)
+        settings.animation = .all
+        #expect(settings.animate && settings.animateFrom == nil)
+        settings.animation = .since(24)
+        #expect(!settings.animate && settings.animateFrom == 24 && settings.animation == .since(24))
+        let plusOne = try Tally.svg(25, animation: .since(24))
+        #expect(plusOne.contains("animation-delay"))
+        #expect(!(try Tally.svg(25)).contains("animation-delay"))
+        #expect(throws: RenderError.animateFromBeyondCount(26, 25)) { try Tally.svg(25, animation: .since(26)) }
+    }
+
+    /// An SVG's per-mark flags that do not match the marks never trap: missing ones are still.
+    @Test func mismatchedAnimationFlagsDoNotTrap() throws {
+        let layout = try Renderer.layout(25, RenderSettings())
+        for flags in [[Bool](), [true], Array(repeating: true, count: layout.scene.marks.count + 5)] {
+            let svg = SVGRenderer.render(layout.scene, viewport: layout.viewport, options: SVGOptions(animated: flags))
+            #expect(String(decoding: svg, as: UTF8.self).hasSuffix("</svg>\n"))
+        }
+    }
+}
