@@ -33,6 +33,12 @@ test: test-deps
 	$(SWIFT) test --skip-build
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
 	cd Examples/LibraryExample && $(SWIFT) run --quiet TallyLibraryExample
+	@# Once more with tally's Cairo trait off: it still runs, and links no Cairo (Linux: ldd).
+	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFT) run --quiet --scratch-path .build-without-cairo TallyLibraryExample
+	@if [ "$$(uname)" = Linux ]; then \
+	  if ldd Examples/LibraryExample/.build-without-cairo/debug/TallyLibraryExample | grep -q libcairo; then \
+	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
+	  else echo "library example without Cairo: libcairo not linked"; fi; fi
 	scripts/readme-check
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"

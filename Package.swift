@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// `#if Cairo` in every target that draws or reads PNG and PDF, set from the trait explicitly
+/// (SwiftPM does not pass a dependency's traits to all of its targets as conditions).
+let cairoCondition: [SwiftSetting] = [.define("Cairo", .when(traits: ["Cairo"]))]
+
 // count → scene → bytes: one module per stage.
 //   TallyGeometry  the pure core: a count becomes a Scene of marks (no I/O, no formats)
 //   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
@@ -8,7 +12,9 @@ import PackageDescription
 //   TallySVG       the SVG backend, pure Swift
 //   CCairo         the system Cairo library (libcairo2-dev / brew cairo)
 //   CZlib          the system zlib, for writing PNG image data
-//   TallyCairo     the PNG and PDF backends, through Cairo
+//   TallyCairo     the PNG and PDF backends, through Cairo: behind the Cairo trait (on by
+//                  default); `swift build --disable-default-traits` builds the pure-Swift
+//                  library (SVG, JSON) without libcairo, and PNG or PDF is then an error
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
@@ -31,6 +37,10 @@ let package = Package(
         .library(name: "TallySnapshotTesting", targets: ["TallySnapshotTesting"]),
         // The command line's module, for the fuzz targets in Fuzz/ (`@_spi(Fuzzing)`); not an API.
         .library(name: "TallyCommands", targets: ["TallyCommands"]),
+    ],
+    traits: [
+        .trait(name: "Cairo", description: "PNG and PDF through the system's Cairo (libcairo2-dev, brew cairo)."),
+        .default(enabledTraits: ["Cairo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,8 +65,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "TallyCairo", dependencies: ["CCairo", "CZlib", "TallyGeometry", "TallyStyle"]),
-        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"]),
+        // Without the Cairo trait this module is empty and nothing links libcairo or zlib.
+        .target(name: "TallyCairo", dependencies: [
+            .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
+            .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
+            "TallyGeometry", "TallyStyle",
+        ], swiftSettings: cairoCondition),
+        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"],
+                swiftSettings: cairoCondition),
         .target(
             name: "TallyCommands",
             dependencies: [
@@ -69,7 +85,8 @@ let package = Package(
             dependencies: [
                 "TallyGeometry", "TallyEncoding", "TallyRender", "TallyCairo",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-            ]
+            ],
+            swiftSettings: cairoCondition
         ),
         // The `tally` executable (the product is named tally; the target is not, so its build
         // folder cannot collide with the Tally module's on a case-insensitive file system).
@@ -102,18 +119,22 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyCairoTests",
-            dependencies: ["CCairo", "TallyCairo", "TallyGeometry", "TallyStyle", "TallyRender", "TallyTestSupport", "TallyTool"]
+            dependencies: [.target(name: "CCairo", condition: .when(traits: ["Cairo"])), "TallyCairo", "TallyGeometry", "TallyStyle",
+                           "TallyRender", "TallyTestSupport", "TallyTool"],
+            swiftSettings: cairoCondition
         ),
         .testTarget(
             name: "TallySnapshotTests",
             dependencies: [
                 "TallyGeometry", "TallyStyle", "TallyRender", "TallySnapshotTesting", "TallyCairo",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-            ]
+            ],
+            swiftSettings: cairoCondition
         ),
         .testTarget(
             name: "TallyCommandTests",
-            dependencies: ["TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"]
+            dependencies: ["TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"],
+            swiftSettings: cairoCondition
         ),
     ]
 )

@@ -1,3 +1,4 @@
+#if Cairo
 import CCairo
 import TallyGeometry
 import TallyStyle
@@ -231,3 +232,4 @@ enum MetadataText {
         return String(out)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Cairo
 import CZlib
 
 /// PNG files written here rather than by Cairo, because SPEC §5 asks for 8-bit RGBA always
@@ -113,3 +114,4 @@ enum PNGEncoder {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 }
+#endif

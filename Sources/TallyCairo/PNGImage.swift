@@ -1,3 +1,4 @@
+#if Cairo
 import CCairo
 
 /// A PNG read back through Cairo, for comparing images pixel by pixel: premultiplied ARGB,
@@ -122,3 +123,4 @@ final class ByteSource {
         return CAIRO_STATUS_SUCCESS
     }
 }
+#endif

@@ -166,7 +166,7 @@ struct DrawingOptions: ParsableArguments {
         case .animateFromBeyondCount(let from, let count):
             return .usage("--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count")
         case .formatUnavailable(let format):
-            return .usage("format '\(format.rawValue)' is not available in this build")
+            return .usage("format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are")
         case .backend(let message):
             return CommandFailure(.io, message)
         }

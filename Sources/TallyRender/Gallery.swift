@@ -1,4 +1,6 @@
+#if Cairo
 import TallyCairo
+#endif
 import TallyEncoding
 import TallyGeometry
 import TallyStyle
@@ -116,6 +118,7 @@ public enum Gallery {
         case .svg: return svg(sheet, settings, title: title, description: description)
         case .html: return html(sheet, settings, title: title)
         case .png, .pdf:
+            #if Cairo
             var appearance = settings.appearance
             if appearance.background == .none { appearance.background = .paper }
             let cairoSheet = CairoSheet(
@@ -128,6 +131,9 @@ public enum Gallery {
             } catch {
                 throw .render(.backend(error.description))
             }
+            #else
+            throw .render(.formatUnavailable(format == .png ? .png : .pdf))
+            #endif
         }
     }
 

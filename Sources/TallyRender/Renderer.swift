@@ -1,4 +1,6 @@
+#if Cairo
 import TallyCairo
+#endif
 import TallyEncoding
 import TallyGeometry
 import TallyStyle
@@ -153,12 +155,31 @@ public enum Renderer {
         try render(layout(count, settings), settings, svgID: svgID)
     }
 
+    /// A scene you made or changed (`Scene(json:)`, a transformed scene, an ink-styled one),
+    /// drawn with the marks it has, in the format and size of the settings: the fit and margin
+    /// apply, the level of detail is not decided again, and pens are floored at 1 px.
+    ///
+    /// ```swift
+    /// let recoloured = Scene(count: scene.count, frame: scene.frame,
+    ///                        marks: scene.marks.map { var m = $0; m.color = .accent; return m })
+    /// let svg = try Renderer.render(scene: recoloured, RenderSettings(format: .svg))
+    /// ```
+    /// - Throws: `RenderError` for settings out of range, or a format this build cannot write.
+    public static func render(scene: Scene, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
+        let fit = settings.fit ?? .content
+        let viewport = try viewport(scene.frame.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
+        var drawn = scene
+        if settings.format != .json || settings.side != nil { drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
+        var settings = settings
+        settings.animation = .none
+        return try render((drawn, viewport, drawn), settings)
+    }
+
     /// The bytes of a layout made by `layout(_:_:)` with the same settings, for a caller that
     /// needs the layout first (a batch sizes its memory budget by the viewport).
     public static func render(_ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
                               svgID: String = "tally") throws(RenderError) -> [UInt8] {
         let (scene, viewport, clean) = layout
-        let count = scene.count
         switch settings.format {
         case .json:
             return SceneJSON.encodedBytes(scene, viewport: settings.side == nil ? nil : viewport)
@@ -173,8 +194,9 @@ public enum Renderer {
             let options = SVGOptions(appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
             return SVGRenderer.render(scene, viewport: viewport, options: options)
         case .png, .pdf:
-            let options = CairoOptions(appearance: settings.appearance, title: settings.label ?? Words.title(for: count),
-                                       description: Words.description(for: count), documentDate: settings.documentDate)
+            #if Cairo
+            let options = CairoOptions(appearance: settings.appearance, title: settings.label ?? Words.title(for: scene.count),
+                                       description: Words.description(for: scene.count), documentDate: settings.documentDate)
             do {
                 return settings.format == .png
                     ? try CairoRenderer.png(scene, viewport: viewport, options: options)
@@ -182,6 +204,10 @@ public enum Renderer {
             } catch {
                 throw .backend(error.description)
             }
+            #else
+            // A build without the Cairo trait (`--disable-default-traits`) draws SVG and JSON only.
+            throw .formatUnavailable(settings.format)
+            #endif
         }
     }
 

@@ -2,7 +2,9 @@ import Foundation
 @preconcurrency import SnapshotTesting
 import Testing
 import XCTest
+#if Cairo
 import TallyCairo
+#endif
 import TallyEncoding
 import TallyGeometry
 import TallyRender
@@ -39,20 +41,68 @@ extension Snapshotting where Value == TallyCount, Format == String {
     }
 }
 
-extension Snapshotting where Value == TallyCount, Format == Data {
-    /// The PNG `tally render` writes with these settings, compared pixel by pixel.
+#if Cairo
+extension Snapshotting where Value == Data, Format == Data {
+    /// The base strategy every PNG strategy is pulled back from: PNG bytes compared pixel by
+    /// pixel within a tolerance (`Diffing.pixels`).
     ///
     /// - Parameters:
     ///   - tolerance: how far an image may stray from its reference.
     ///   - failures: where a failed comparison writes `reference.png`, `actual.png` and
     ///     `difference.png`; by default a folder under `SNAPSHOT_ARTIFACTS` (else the temporary
     ///     folder) named after the image. The failure message names the folder.
+    public static func png(tolerance: PixelTolerance = .standard, failures: URL? = nil) -> Snapshotting {
+        Snapshotting(pathExtension: "png", diffing: .pixels(tolerance: tolerance, failures: failures))
+    }
+
+    /// PDF bytes, compared exactly (tally's PDFs are deterministic: fixed dates, no fonts).
+    public static var pdf: Snapshotting {
+        Snapshotting(pathExtension: "pdf", diffing: .diff(toData: { $0 }, fromData: { $0 }) { reference, actual in
+            reference == actual ? nil : ("the PDF changed: \(reference.count) bytes before, \(actual.count) now", [])
+        })
+    }
+}
+
+extension Snapshotting where Value == TallyCount, Format == Data {
+    /// The PNG `tally render` writes with these settings, compared pixel by pixel.
     public static func png(_ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
                            failures: URL? = nil) -> Snapshotting {
         var settings = settings
         settings.format = .png
-        return Snapshotting(pathExtension: "png", diffing: .pixels(tolerance: tolerance, failures: failures)) { count in
-            renderedBytes(count, settings)
+        return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback { renderedBytes($0, settings) }
+    }
+
+    /// The PDF `tally render` writes with these settings, compared byte for byte.
+    public static func pdf(_ settings: RenderSettings = RenderSettings(format: .pdf)) -> Snapshotting {
+        var settings = settings
+        settings.format = .pdf
+        return Snapshotting<Data, Data>.pdf.pullback { renderedBytes($0, settings) }
+    }
+}
+
+extension Snapshotting where Value == Scene, Format == Data {
+    /// A scene of your own (built, transformed, read from JSON, ink-styled) drawn as a PNG at the
+    /// settings' size, with the marks it has: no level of detail is applied again.
+    public static func png(_ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
+                           failures: URL? = nil) -> Snapshotting {
+        var settings = settings
+        settings.format = .png
+        return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback { scene in
+            reportingFailure("a scene of \(scene.count.value) as png") { () throws(RenderError) in try Renderer.render(scene: scene, settings) }
+        }
+    }
+}
+#endif
+
+extension Snapshotting where Value == Scene, Format == String {
+    /// A scene of your own as SVG, drawn with the marks it has, compared line by line.
+    public static func svg(_ settings: RenderSettings = RenderSettings()) -> Snapshotting {
+        var settings = settings
+        settings.format = .svg
+        return Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { scene in
+            String(decoding: reportingFailure("a scene of \(scene.count.value) as svg") { () throws(RenderError) in
+                try Renderer.render(scene: scene, settings)
+            }, as: UTF8.self)
         }
     }
 }
@@ -75,6 +125,7 @@ public struct PixelTolerance: Hashable, Sendable {
     public static let exact = PixelTolerance(channel: 0, share: 0)
 }
 
+#if Cairo
 extension Diffing where Value == Data {
     /// PNGs compared pixel by pixel. On failure the reference, the actual image and a picture of
     /// the difference (differing pixels in red over the faded reference) go into one folder.
@@ -125,6 +176,8 @@ extension Diffing where Value == Data {
     }
 }
 
+#endif
+
 /// A render that fails is a test failure, reported where the snapshot is asserted, never a
 /// reference: what is returned then (the error in words) is no image and matches none.
 private func renderedText(_ count: TallyCount, _ settings: RenderSettings) -> String {
@@ -132,10 +185,14 @@ private func renderedText(_ count: TallyCount, _ settings: RenderSettings) -> St
 }
 
 private func renderedBytes(_ count: TallyCount, _ settings: RenderSettings) -> Data {
+    reportingFailure("\(count.value) as \(settings.format.rawValue)") { () throws(RenderError) in try Renderer.render(count, settings) }
+}
+
+private func reportingFailure(_ what: String, _ render: () throws(RenderError) -> [UInt8]) -> Data {
     do {
-        return Data(try Renderer.render(count, settings))
+        return Data(try render())
     } catch {
-        let message = "tally could not render \(count.value) as \(settings.format.rawValue): \(error)"
+        let message = "tally could not render \(what): \(error)"
         // Where the assertion runs: a Swift Testing test, else XCTest.
         if Test.current != nil { Issue.record(Comment(rawValue: message)) } else { XCTFail(message) }
         return Data((message + "\n").utf8)

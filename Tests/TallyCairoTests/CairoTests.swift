@@ -1,3 +1,4 @@
+#if Cairo
 import CCairo
 import Foundation
 import Testing
@@ -195,3 +196,4 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Cairo
 import Foundation
 import Testing
 import TallyCairo
@@ -105,3 +106,4 @@ import TallyTestSupport
         #expect(!withFonts.stdout.isEmpty && withFonts.stdout == withoutFonts.stdout)
     }
 }
+#endif

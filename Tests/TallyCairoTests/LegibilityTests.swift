@@ -1,3 +1,4 @@
+#if Cairo
 import Foundation
 import Testing
 import TallyCairo
@@ -218,3 +219,4 @@ import TallyTestSupport
         }
     }
 }
+#endif

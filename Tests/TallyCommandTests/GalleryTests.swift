@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+#if Cairo
 import TallyCairo
+#endif
 import TallyTestSupport
 
 @Suite struct GalleryTests {
@@ -53,6 +55,7 @@ import TallyTestSupport
         #expect(ids.count == 3 * 26 && Set(ids).count == ids.count)   // a root, a title and a desc each
     }
 
+    #if Cairo
     @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"))
     func chromiumShowsEveryTally() throws {
         let chromium = try #require(chromiumProgram, "chromium is missing")
@@ -75,6 +78,7 @@ import TallyTestSupport
         let red = image.pixels.filter { ($0 >> 16 & 0xFF) > 180 && ($0 >> 8 & 0xFF) < 120 && ($0 & 0xFF) < 120 }.count
         #expect(red > 100, "the slashes should show in the signature red")
     }
+    #endif
 
     @Test(arguments: [
         (["gallery", "0...5000"], "1000"),
