@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release readme-check install clean
+.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release readme-check install docs clean
 
 all: build
 
@@ -40,6 +40,7 @@ test: test-deps
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
 	scripts/readme-check
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
 
@@ -119,6 +120,12 @@ bench: deps
 bench-compare: deps
 	@scripts/install-deps bench
 	SWIFT=$(SWIFT) scripts/bench-compare
+
+# The DocC catalogue of the Tally library (Sources/Tally/Tally.docc), warnings as errors (part of
+# make test); the archive is under .build/plugins/Swift-DocC/outputs/.
+docs: deps
+	$(SWIFT) package generate-documentation --target Tally --warnings-as-errors >/dev/null
+	@echo "docs: the Tally catalogue builds without warnings (.build/plugins/Swift-DocC/outputs/Tally.doccarchive)"
 
 # Every README example, run (part of make test).
 readme-check: build

@@ -21,7 +21,12 @@
 /// `RenderSettings` and call `Tally.render(_:_:)`.
 public enum Tally {
     /// The marks of a count: what every backend draws.
+    ///
+    /// ```swift
+    /// let boxes = Tally.scene(137).marks.filter { $0.kind == .box }.count   // 1
+    /// ```
     /// - Parameters:
+    ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
     ///   - frame: a larger frame to draw in (SPEC §2, `--frame`); nil for the count's own.
     ///   - detail: `.full` for every mark, or `.automatic(pixelsPerUnit:)` for what stays legible.
     public static func scene(_ count: TallyCount, frame: UnitLevel? = nil, detail: Detail = .full) -> Scene {
@@ -29,12 +34,21 @@ public enum Tally {
     }
 
     /// An SVG document of the count.
+    ///
+    /// ```swift
+    /// let svg = try Tally.svg(137, size: 512, theme: .auto)
+    /// ```
     /// - Parameters:
+    ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
     ///   - size: the longer side in pixels (its `width` and `height`; the drawing scales).
-    ///   - theme: `.auto` carries both palettes and follows the viewer's colour scheme.
-    ///   - animation: `.all` draws every mark in; `.since(count)` only those new since it.
+    ///   - theme: the palette; `.auto` (SVG) carries both and follows the viewer's colour scheme.
+    ///   - background: `.none` (transparent), `.paper` (the theme's paper) or a colour.
+    ///   - style: `.clean` geometry or `.ink`, hand-drawn.
+    ///   - seed: the ink style's seed: the same seed, the same wobble.
     ///   - caption: writes the count in digits under the tally.
+    ///   - animation: `.all` draws every mark in; `.since(count)` only those new since it.
     ///   - label: the accessible title instead of "137 tally marks".
+    /// - Returns: the SVG document, UTF-8 text.
     /// - Throws: `RenderError` for a size out of range or an animation from a larger count.
     public static func svg(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
                            background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
@@ -46,9 +60,20 @@ public enum Tally {
     }
 
     /// An 8-bit RGBA PNG of the count, with its title and description in text chunks.
+    ///
+    /// ```swift
+    /// let png = try Tally.png(1_234, size: 512, theme: .dark, background: .paper)
+    /// ```
     /// - Parameters:
+    ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
     ///   - size: the longer side in pixels, before `scale`.
     ///   - scale: multiplies every pixel length (2 for @2x assets).
+    ///   - theme: the palette; `.auto` (SVG) carries both and follows the viewer's colour scheme.
+    ///   - background: `.none` (transparent), `.paper` (the theme's paper) or a colour.
+    ///   - style: `.clean` geometry or `.ink`, hand-drawn.
+    ///   - seed: the ink style's seed: the same seed, the same wobble.
+    ///   - caption: writes the count in digits under the tally.
+    /// - Returns: the PNG file's bytes.
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
     public static func png(_ count: TallyCount, size: Double = Viewport.defaultSide, scale: Double = 1, theme: Theme = .light,
@@ -59,6 +84,19 @@ public enum Tally {
     }
 
     /// A one-page vector PDF of the count, titled in its metadata.
+    ///
+    /// ```swift
+    /// let pdf = try Tally.pdf(99, size: 300)
+    /// ```
+    /// - Parameters:
+    ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
+    ///   - size: the longer side in points.
+    ///   - theme: the palette; `.auto` (SVG) carries both and follows the viewer's colour scheme.
+    ///   - background: `.none` (transparent), `.paper` (the theme's paper) or a colour.
+    ///   - style: `.clean` geometry or `.ink`, hand-drawn.
+    ///   - seed: the ink style's seed: the same seed, the same wobble.
+    ///   - caption: writes the count in digits under the tally.
+    /// - Returns: the PDF file's bytes (dated from a fixed date: the same bytes every time).
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
     public static func pdf(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
@@ -69,14 +107,31 @@ public enum Tally {
     }
 
     /// The JSON scene (SPEC §5): every mark with its kind, unit, colour, pen and segments.
-    /// - Parameter size: nil for every mark at its designed pen; a size plans the scene for that
-    ///   many pixels (level of detail, pens of at least 1 px) and adds the viewport.
+    ///
+    /// ```swift
+    /// let scene = try Scene(json: try Tally.json(137))
+    /// ```
+    /// - Parameters:
+    ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
+    ///   - size: nil for every mark at its designed pen; a size plans the scene for that many
+    ///     pixels (level of detail, pens of at least 1 px) and adds the viewport.
+    /// - Returns: the JSON text, one mark a line.
+    /// - Throws: `RenderError` for a size out of range.
     public static func json(_ count: TallyCount, size: Double? = nil) throws(RenderError) -> String {
         String(decoding: try Renderer.render(count, RenderSettings(format: .json, side: size.map { .longer($0) })), as: UTF8.self)
     }
 
     /// The bytes of any format with every setting (`RenderSettings`): the same pipeline as the
     /// functions above and the command line.
+    ///
+    /// ```swift
+    /// let frame = try Tally.render(60, RenderSettings(format: .svg, frame: .hundred))
+    /// ```
+    /// - Parameters:
+    ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
+    ///   - settings: the format, size, look, motion and planning.
+    /// - Returns: the file's bytes.
+    /// - Throws: `RenderError` for settings out of range or a format this build cannot write.
     public static func render(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
         try Renderer.render(count, settings)
     }
