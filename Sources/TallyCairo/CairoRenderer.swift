@@ -26,27 +26,27 @@ public struct CairoOptions: Hashable, Sendable {
 
 /// What a Cairo page holds: tallies placed in pixels, and labels (a gallery's captions, in the
 /// core's stroke font); a single image is a sheet with one tally filling it.
-public struct CairoSheet: Sendable {
-    public struct Item: Sendable {
-        public var scene: Scene
-        public var viewport: Viewport
+package struct CairoSheet: Sendable {
+    package struct Item: Sendable {
+        package var scene: Scene
+        package var viewport: Viewport
         /// The pixel position of the viewport's top left corner on the sheet.
-        public var origin: Point
-        public init(scene: Scene, viewport: Viewport, origin: Point) {
+        package var origin: Point
+        package init(scene: Scene, viewport: Viewport, origin: Point) {
             self.scene = scene
             self.viewport = viewport
             self.origin = origin
         }
     }
 
-    public var width: Double
-    public var height: Double
-    public var items: [Item]
+    package var width: Double
+    package var height: Double
+    package var items: [Item]
     /// Marks drawn on the sheet itself, in pixels (a gallery's labels): strokes, never text, so
     /// the bytes do not depend on the fonts a machine has.
-    public var labels: [Mark]
+    package var labels: [Mark]
 
-    public init(width: Double, height: Double, items: [Item], labels: [Mark] = []) {
+    package init(width: Double, height: Double, items: [Item], labels: [Mark] = []) {
         self.width = width
         self.height = height
         self.items = items
@@ -83,7 +83,7 @@ public enum CairoRenderer {
     }
 
     /// A sheet of tallies and labels as a PNG.
-    public static func png(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    package static func png(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
         defer { cairo_surface_destroy(surface) }
         try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
@@ -96,7 +96,7 @@ public enum CairoRenderer {
     }
 
     /// A sheet of tallies and labels as one PDF page.
-    public static func pdf(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    package static func pdf(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
         let sink = ByteSink()
         let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
                                                           sheet.width, sheet.height)

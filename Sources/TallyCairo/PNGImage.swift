@@ -3,19 +3,19 @@ import CCairo
 
 /// A PNG read back through Cairo, for comparing images pixel by pixel: premultiplied ARGB,
 /// one UInt32 a pixel, rows top to bottom.
-public struct PNGImage: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public let pixels: [UInt32]
+package struct PNGImage: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package let pixels: [UInt32]
 
-    public init(width: Int, height: Int, pixels: [UInt32]) {
+    package init(width: Int, height: Int, pixels: [UInt32]) {
         self.width = width
         self.height = height
         self.pixels = pixels
     }
 
     /// nil when `png` is not a PNG Cairo can read.
-    public init?(png: [UInt8]) {
+    package init?(png: [UInt8]) {
         let source = ByteSource(png)
         let surface = cairo_image_surface_create_from_png_stream(ByteSource.read, Unmanaged.passUnretained(source).toOpaque())
         defer { cairo_surface_destroy(surface) }
@@ -37,17 +37,17 @@ public struct PNGImage: Hashable, Sendable {
     }
 
     /// How two images of the same size differ.
-    public struct Difference: Hashable, Sendable {
+    package struct Difference: Hashable, Sendable {
         /// The mean absolute difference over every channel of every pixel, 0 … 255.
-        public var mean: Double
+        package var mean: Double
         /// How many pixels have a channel that differs by more than the threshold asked for.
-        public var differingPixels: Int
-        public var pixelCount: Int
-        public var differingShare: Double { Double(differingPixels) / Double(max(pixelCount, 1)) }
+        package var differingPixels: Int
+        package var pixelCount: Int
+        package var differingShare: Double { Double(differingPixels) / Double(max(pixelCount, 1)) }
     }
 
     /// nil when the sizes differ.
-    public func difference(from other: PNGImage, channelThreshold: Int) -> Difference? {
+    package func difference(from other: PNGImage, channelThreshold: Int) -> Difference? {
         guard width == other.width, height == other.height else { return nil }
         var total = 0
         var differing = 0
@@ -61,7 +61,7 @@ public struct PNGImage: Hashable, Sendable {
 
     /// A picture of the difference: the reference faded to light grey, with pixels that differ
     /// by more than the threshold in solid red, so a change is seen at a glance.
-    public func differenceImage(against other: PNGImage, channelThreshold: Int) -> PNGImage? {
+    package func differenceImage(against other: PNGImage, channelThreshold: Int) -> PNGImage? {
         guard width == other.width, height == other.height else { return nil }
         let marked = zip(pixels, other.pixels).map { a, b -> UInt32 in
             if Self.channelDifference(a, b).largest > channelThreshold { return 0xFFFF_0000 }
@@ -86,7 +86,7 @@ public struct PNGImage: Hashable, Sendable {
     }
 
     /// The image as PNG bytes.
-    public func pngData() throws(CairoError) -> [UInt8] {
+    package func pngData() throws(CairoError) -> [UInt8] {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {

@@ -2,8 +2,8 @@
 /// half away from zero, trailing zeros dropped, `.` as the separator, never an exponent and
 /// never `-0`. Written by hand because Foundation's formatters follow the locale and
 /// `description` switches to exponents for large and small values.
-public enum DecimalText {
-    public static func fixed(_ value: Double, digits: Int = 3) -> String {
+package enum DecimalText {
+    package static func fixed(_ value: Double, digits: Int = 3) -> String {
         var buffer = TextBuffer()
         buffer.append(value, digits: digits)
         return buffer.string
@@ -16,7 +16,7 @@ public enum DecimalText {
 /// about a hundred instructions in checks a call, more than formatting the number itself, and
 /// every coordinate of an SVG or JSON scene is one. Appending checks capacity and copies; the
 /// storage is copied on write, so a `TextBuffer` is still a value.
-public struct TextBuffer: @unchecked Sendable {
+package struct TextBuffer: @unchecked Sendable {
     private final class Storage {
         var start: UnsafeMutablePointer<UInt8>
         var count = 0
@@ -39,12 +39,12 @@ public struct TextBuffer: @unchecked Sendable {
 
     private var storage: Storage
 
-    public init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
+    package init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
 
     /// The bytes written so far.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.start, count: storage.count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.start, count: storage.count)) }
 
-    public var string: String { String(decoding: UnsafeBufferPointer(start: storage.start, count: storage.count), as: UTF8.self) }
+    package var string: String { String(decoding: UnsafeBufferPointer(start: storage.start, count: storage.count), as: UTF8.self) }
 
     /// Room for `extra` more bytes, unshared; returns where they go.
     @inline(__always)
@@ -75,13 +75,13 @@ public struct TextBuffer: @unchecked Sendable {
         storage.count += count
     }
 
-    public mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         // Native strings hand over their UTF-8 storage at once: a copy, not a walk.
         var text = text
         text.withUTF8 { if let base = $0.baseAddress { append(base, count: $0.count) } }
     }
 
-    public mutating func append(byte: UInt8) {
+    package mutating func append(byte: UInt8) {
         reserve(1).pointee = byte
         storage.count += 1
     }
@@ -89,12 +89,12 @@ public struct TextBuffer: @unchecked Sendable {
     /// A literal's bytes, copied straight from the binary: the writers' punctuation
     /// (`", "`, `"<path class=\""`) goes through here thousands of times an image.
     @inline(__always)
-    public mutating func append(literal text: StaticString) {
+    package mutating func append(literal text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// Bytes already encoded (a class name, say), appended as they are.
-    public mutating func append(bytes more: [UInt8]) {
+    package mutating func append(bytes more: [UInt8]) {
         more.withUnsafeBufferPointer { if let base = $0.baseAddress { append(base, count: $0.count) } }
     }
 
@@ -117,7 +117,7 @@ public struct TextBuffer: @unchecked Sendable {
     /// Every coordinate of every SVG and JSON scene comes through here, so the length is worked
     /// out first and the digits are written straight to their places in the output, two at a
     /// time, with no intermediate buffer or copy.
-    public mutating func append(_ value: Double, digits: Int = 3, leadingZero: Bool = true) {
+    package mutating func append(_ value: Double, digits: Int = 3, leadingZero: Bool = true) {
         precondition((0...6).contains(digits))
         guard value.isFinite else { append(byte: UInt8(ascii: "0")); return }
         let scaled = (abs(value) * Self.power(digits)).rounded(.toNearestOrAwayFromZero)
@@ -160,7 +160,7 @@ public struct TextBuffer: @unchecked Sendable {
         storage.count += length
     }
 
-    public mutating func append(integer value: UInt64) { appendDigits(value) }
+    package mutating func append(integer value: UInt64) { appendDigits(value) }
 
     private mutating func appendDigits(_ value: UInt64) {
         let length = Self.digitCount(value)

@@ -1,8 +1,8 @@
 /// A minimal JSON writer: keys in the order given, numbers through `DecimalText`, strings escaped.
 /// Hand-written because JSONEncoder cannot keep SPEC §5's key order (count, frame, marks) and
 /// prints doubles with platform-dependent digits.
-public enum JSONText {
-    public static func string(_ text: String) -> String {
+package enum JSONText {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -21,9 +21,9 @@ public enum JSONText {
     }
 
     /// `{"a": 1, "b": 2}` from pairs whose values are already JSON.
-    public static func object(_ pairs: [(String, String)]) -> String {
+    package static func object(_ pairs: [(String, String)]) -> String {
         "{" + pairs.map { string($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
     }
 
-    public static func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+    package static func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
 }

@@ -9,38 +9,38 @@
 /// grouping reads at a glance. Above the hundred-block the structure repeats every two ranks,
 /// scaled by `Layout.pairScale`, so a ten-thousand-block in a row looks like a hundred-block in
 /// a row.
-public enum Proportions {
+package enum Proportions {
     // MARK: Gate (rank 1)
 
     /// A gate's cell is a square of this side.
-    public static let gateSide = 10.0
+    package static let gateSide = 10.0
     /// The x of the four strokes inside the gate cell, left to right: 2.1 apart, so the gap
     /// between them (1.2) stays 1.5 px where a row's first two squares fill a 256 px image.
-    public static let strokeXs: [Double] = [1.85, 3.95, 6.05, 8.15]
+    package static let strokeXs: [Double] = [1.85, 3.95, 6.05, 8.15]
     /// Strokes run from top to bottom (y grows downwards), nearly the cell's height, so the
     /// empty cells of the dice-five leave gaps no wider than the seam allows.
-    public static let strokeTop = 0.9
-    public static let strokeBottom = 9.1
-    public static let strokeWidth = 0.9
+    package static let strokeTop = 0.9
+    package static let strokeBottom = 9.1
+    package static let strokeWidth = 0.9
     /// The slash, the fifth mark: from lower left to upper right, across all four strokes.
-    public static let slashStart = Point(0.8, 7.2)
-    public static let slashEnd = Point(9.2, 2.8)
-    public static let slashWidth = 1.1
+    package static let slashStart = Point(0.8, 7.2)
+    package static let slashEnd = Point(9.2, 2.8)
+    package static let slashWidth = 1.1
 
     // MARK: Twenty-five-unit (rank 2)
 
     /// Five gates on a 3 × 3 grid of gate cells (a dice five), so the unit is 30 units square.
-    public static let quincunxSide = 3 * gateSide
+    package static let quincunxSide = 3 * gateSide
     /// The cross's ends sit this far inside the unit's corners.
-    public static let quincunxCrossInset = 1.0
-    public static let quincunxCrossWidth = 1.8
+    package static let quincunxCrossInset = 1.0
+    package static let quincunxCrossWidth = 1.8
 
     /// A cap drawn over detail that stays (the twenty-five-unit's cross over its gates, a
     /// block's diagonal over its rows) lays its colour down at this opacity, on any background:
     /// the strokes under it stay darker than the cap, so they read through it, while the cap
     /// still reads as one bold mark over the unit. Caps over nothing (a collapsed square's cross,
     /// a cap whose detail the level of detail hides) stay opaque.
-    public static let capOverDetailOpacity = 0.55
+    package static let capOverDetailOpacity = 0.55
 
     // MARK: Hundred-block (rank 3) and the squares above it
 
@@ -48,50 +48,50 @@ public enum Proportions {
     /// crosses' ends reach 0.1 into their cells) is over 1.5 × the largest ink gap between the
     /// gates inside one (11.65: a gate still without its slash beside a complete one, across an
     /// empty cell of the dice-five).
-    public static let seam = 17.5
+    package static let seam = 17.5
     /// The pen of a collapsed square's box and of its cross or diagonal, at hundred-block scale.
-    public static let squareCapWidth = 2.6
+    package static let squareCapWidth = 2.6
     /// The gap between neighbouring squares in a row, at hundred-block scale: over 1.5 × the
     /// widest seam inside a hundred-block being filled (about 18.05 of ink).
-    public static let squareGap = 28.0
+    package static let squareGap = 28.0
     /// The gap between the rows of a block, at hundred-block scale: over 1.5 × the gap between
     /// the squares inside a row (about 28.1 of ink), so a block reads as ten rows, not a grid.
     /// A block is therefore taller than wide.
-    public static let rowGap = 43.0
+    package static let rowGap = 43.0
 
     // MARK: Rows (ranks 4, 6 …)
 
     /// The pen of a row's line, at thousand-row scale.
-    public static let rowLineWidth = 3.2
+    package static let rowLineWidth = 3.2
 
     // MARK: Level of detail
 
     /// Detail is drawn only while the gaps between its marks stay at least this many output pixels…
-    public static let legibleGapPixels = 1.5
+    package static let legibleGapPixels = 1.5
     /// …and its pens at least this wide. The pen floor (`minimumPenPixels`) draws a thinner pen
     /// at 1 px, so a quarter-pixel pen is drawn at most 4× its design: the boxes of a row stay
     /// boxes down to where they are about 7 px apart; thinner ones, widened, would crowd into a
     /// grid that reads as ruled paper. (For strokes the gap decides first: it needs more pixels.)
-    public static let legibleStrokePixels = 0.25
+    package static let legibleStrokePixels = 0.25
     /// No pen is drawn thinner than this many output pixels (SPEC §2): a thinner one is widened
     /// to it, so nothing fades into a hairline that reads as ruled paper.
-    public static let minimumPenPixels = 1.0
+    package static let minimumPenPixels = 1.0
 
     // MARK: Partial progress
 
     /// A progress mark (SPEC §2, "Partial progress is never invisible") is at least this many
     /// output pixels each way, so one stroke in an unseen corner still changes the picture.
-    public static let progressMinimumPixels = 3.0
+    package static let progressMinimumPixels = 3.0
     /// A progress mark is a fill in the strokes' colour (c1) at this opacity: the grey the hidden
     /// strokes would average to, lighter than any cap, so it never reads as one.
-    public static let progressOpacity = 0.35
+    package static let progressOpacity = 0.35
 
     // MARK: The image
 
     /// The default margin on every side, as a share of the shorter side of what is shown (so a
     /// wide row gets as much margin as a square of its height): no mark touches the image's edge.
-    public static let marginShare = 1.0 / 24
+    package static let marginShare = 1.0 / 24
     /// The default margin is never under this many output pixels (where the image has room):
     /// enough for a pen widened to 1 px and the rounding of the image to whole pixels.
-    public static let minimumMarginPixels = 2.0
+    package static let minimumMarginPixels = 2.0
 }

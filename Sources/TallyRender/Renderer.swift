@@ -151,8 +151,8 @@ public enum Renderer {
         return (scene, viewport, clean)
     }
 
-    public static func render(_ count: TallyCount, _ settings: RenderSettings, svgID: String = "tally") throws(RenderError) -> [UInt8] {
-        try render(layout(count, settings), settings, svgID: svgID)
+    public static func render(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
+        try render(layout(count, settings), settings)
     }
 
     /// A scene you made or changed (`Scene(json:)`, a transformed scene, an ink-styled one),
@@ -177,8 +177,9 @@ public enum Renderer {
 
     /// The bytes of a layout made by `layout(_:_:)` with the same settings, for a caller that
     /// needs the layout first (a batch sizes its memory budget by the viewport).
-    public static func render(_ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
-                              svgID: String = "tally") throws(RenderError) -> [UInt8] {
+    /// - Parameter svgID: the SVG root's id (a gallery gives each tile its own); package-only.
+    package static func render(_ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
+                               svgID: String = "tally") throws(RenderError) -> [UInt8] {
         let (scene, viewport, clean) = layout
         switch settings.format {
         case .json:

@@ -171,7 +171,7 @@ public enum SVGRenderer {
 
     /// A mark's path data (`d`), in its own units, for an SVG that places marks itself (a
     /// gallery's labels).
-    public static func appendPathData(_ out: inout TextBuffer, _ mark: Mark, digits: Int) {
+    package static func appendPathData(_ out: inout TextBuffer, _ mark: Mark, digits: Int) {
         appendPath(&out, mark, digits: digits, divisor: 1)
     }
 

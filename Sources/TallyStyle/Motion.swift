@@ -18,15 +18,15 @@ public enum Motion {
     /// The whole animation ends near this many seconds, however many marks are new.
     public static let totalLimit = 3.0
 
-    public struct Timing: Hashable, Sendable {
-        public var delay: Double
-        public var duration: Double
+    package struct Timing: Hashable, Sendable {
+        package var delay: Double
+        package var duration: Double
     }
 
     /// When each mark starts and how long it takes; nil for marks that are shown at once.
     /// Marks follow each other; when that would take longer than `totalLimit`, their starts are
     /// pulled closer together (they overlap), keeping every duration.
-    public static func timings(for marks: [Mark], animated: [Bool]) -> [Timing?] {
+    package static func timings(for marks: [Mark], animated: [Bool]) -> [Timing?] {
         let animated = zip(marks, animated).map { $1 && duration(of: $0.kind) > 0 }
         let durations = zip(marks, animated).map { $1 ? duration(of: $0.kind) : 0 }
         guard let last = animated.lastIndex(of: true) else { return marks.map { _ in nil } }
