@@ -5,9 +5,11 @@ import TallyStyle
 
 /// What a PNG or PDF carries besides the scene.
 public struct CairoOptions: Hashable, Sendable {
+    /// The palette, theme and background.
     public var appearance: Appearance
     /// The accessible title ("137 tally marks", or the user's label) and the structure in words.
     public var title: String
+    /// The structure in words ("1 thousand-row, 2 hundred-blocks, …"): the PNG's Description chunk, the PDF's subject.
     public var description: String
     /// The PDF's creation and modification date, as seconds since 1970 (SPEC §5: from
     /// `SOURCE_DATE_EPOCH`, else fixed), so the bytes stay the same from run to run.
@@ -60,6 +62,7 @@ package struct CairoSheet: Sendable {
 
 /// A Cairo status other than success, in Cairo's own words.
 public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, in Cairo's words.
     public let description: String
 
     init(_ status: cairo_status_t, _ doing: String) {

@@ -7,6 +7,15 @@ import TallyGeometry
 /// fill, a cap over detail) has its `opacity`. With a viewport (a size was given) the scene carries it: the image's size in
 /// pixels and the layout box it shows, margin included. One mark a line, so diffs stay readable.
 public enum SceneJSON {
+    /// The JSON scene of a scene.
+    ///
+    /// ```swift
+    /// let json = SceneJSON.encode(Scene(count: 137))
+    /// ```
+    /// - Parameters:
+    ///   - scene: the marks to write.
+    ///   - viewport: the image it is planned for, written as `viewport`; nil for none.
+    /// - Returns: the JSON text, one mark a line.
     public static func encode(_ scene: Scene, viewport: Viewport? = nil) -> String {
         String(decoding: encodedBytes(scene, viewport: viewport), as: UTF8.self)
     }

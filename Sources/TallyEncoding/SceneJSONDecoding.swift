@@ -8,6 +8,7 @@ import TallyGeometry
 extension SceneJSON {
     /// Why some JSON is not a tally scene, in words that name the field.
     public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What is wrong, naming the field.
         public let description: String
         init(_ description: String) { self.description = description }
     }

@@ -1,23 +1,31 @@
 /// A point in layout units; y grows downwards.
 public struct Point: Hashable, Sendable {
+    /// Across, to the right.
     public var x: Double
+    /// Down (y grows downwards, as in SVG and PNG).
     public var y: Double
+    /// A point at `x` across and `y` down.
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 
+    /// The point moved by another, as an offset.
     public static func + (lhs: Point, rhs: Point) -> Point { Point(lhs.x + rhs.x, lhs.y + rhs.y) }
 }
 
 /// A straight piece of a mark, from `start` to `end`, in layout units.
 public struct Segment: Hashable, Sendable {
+    /// Where the segment starts.
     public var start: Point
+    /// Where it ends.
     public var end: Point
     /// The control point of a quadratic bow, for the hand-drawn `ink` style; nil for straight.
     public var control: Point?
+    /// A segment from `start` to `end`, straight or bowed through a quadratic `control` point.
     public init(_ start: Point, _ end: Point, control: Point? = nil) {
         self.start = start
         self.end = end
         self.control = control
     }
+    /// A straight segment from (`x1`, `y1`) to (`x2`, `y2`).
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         self.init(Point(x1, y1), Point(x2, y2))
     }
@@ -48,11 +56,13 @@ public enum ColorToken: String, CaseIterable, Hashable, Sendable {
 
 /// One mark of a tally: a stroke, the slash of a gate, or the cap of a unit.
 public struct Mark: Hashable, Sendable {
+    /// What the mark is: its class in SVG, its `kind` in JSON.
     public var kind: MarkKind
     /// The capacity of the unit the mark belongs to: 1 for strokes, 5 for slashes, 25 for the cross
     /// of a twenty-five-unit, 100 for the cross and box of a collapsed hundred-block, 1,000 for a
     /// row's line, 10,000 for a block's diagonal and the box of a collapsed block, and so on.
     public var unit: UInt64
+    /// Its colour role (SPEC §3); backends map it to a palette.
     public var color: ColorToken
     /// The pen width in layout units: part of the geometry, so backends draw it as given
     /// (0 for a filled `progress` mark).
@@ -64,6 +74,18 @@ public struct Mark: Hashable, Sendable {
     /// (`Proportions.capOverDetailOpacity`), so the detail shows through it.
     public var opacity: Double
 
+    /// A mark, as a scene of your own or `Scene(json:)` needs one.
+    ///
+    /// ```swift
+    /// let stroke = Mark(kind: .stroke, unit: 1, color: .c1, width: 0.9, segments: [Segment(2, 1, 2, 9)])
+    /// ```
+    /// - Parameters:
+    ///   - kind: what it is.
+    ///   - unit: the capacity of the unit it marks (0 for a caption glyph).
+    ///   - color: its colour role.
+    ///   - width: the pen in layout units (0 for a filled progress mark).
+    ///   - segments: its path.
+    ///   - opacity: 1, or less for a fill or a cap over detail.
     public init(kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1) {
         self.kind = kind
         self.unit = unit
@@ -78,12 +100,15 @@ public struct Mark: Hashable, Sendable {
 public struct Frame: Hashable, Sendable {
     /// The unit whose cell is the canvas.
     public var level: UnitLevel
+    /// The canvas in layout units, across…
     public var width: Double
+    /// …and down.
     public var height: Double
 
     /// The frame of a unit: its cell.
     public var rect: Rect { Rect(minX: 0, minY: 0, width: width, height: height) }
 
+    /// The frame of a unit: its cell (`Frame(level: .hundred)` is 77.5 × 77.5).
     public init(level: UnitLevel) {
         let size = Layout.cellSize(level)
         self.level = level
@@ -108,8 +133,11 @@ public enum Detail: Hashable, Sendable {
 
 /// A count drawn as marks: what every backend receives and draws without adding geometry.
 public struct Scene: Hashable, Sendable {
+    /// The count the scene draws: what its accessible text says.
     public let count: TallyCount
+    /// The canvas the marks are placed on.
     public let frame: Frame
+    /// The level of detail the marks were chosen at.
     public let detail: Detail
     /// In count order: a mark comes after every mark that was drawn before it as the count grew,
     /// and a unit's cap after the unit's own detail.

@@ -17,7 +17,9 @@ public enum StrokeFont {
 
     /// One glyph: its polylines and how far the next glyph starts, in font units.
     public struct Glyph: Hashable, Sendable {
+        /// Polylines in font units (8 tall, baseline at y = 8).
         public let strokes: [[Point]]
+        /// How far the next glyph starts, in font units.
         public let advance: Double
     }
 

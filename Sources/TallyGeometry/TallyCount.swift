@@ -3,17 +3,21 @@
 /// The core works in `UInt64` because the frame above the largest count (a ten-quintillion-row,
 /// 10¹⁹) no longer fits an `Int64`; this type keeps the public range at `0 ... Int64.max`.
 public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// The count as a number.
     public let value: UInt64
 
     /// The largest count there is: `Int64.max`, 9,223,372,036,854,775,807.
     public static let maximum = TallyCount(unchecked: UInt64(Int64.max))
+    /// No marks: an empty frame.
     public static let zero = TallyCount(unchecked: 0)
 
+    /// A count from an integer; nil for a negative one. (An integer literal makes a count directly: `let c: TallyCount = 137`.)
     public init?(_ value: Int64) {
         guard value >= 0 else { return nil }
         self.value = UInt64(value)
     }
 
+    /// A count from an unsigned integer; nil above `Int64.max`.
     public init?(exactly value: UInt64) {
         guard value <= UInt64(Int64.max) else { return nil }
         self.value = value
@@ -32,6 +36,12 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         case tooLarge
     }
 
+    /// The count some text names, or why it names none.
+    ///
+    /// ```swift
+    /// TallyCount.parse("1,234")   // .success(1234)
+    /// TallyCount.parse("-5")      // .failure(.negative)
+    /// ```
     public static func parse(_ text: String) -> Result<TallyCount, ParseError> {
         if text.isEmpty { return .failure(.empty) }
         guard var digits = ungrouped(Substring(text)) else { return .failure(.notANumber) }
@@ -69,6 +79,7 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         return Substring(String(sign) + groups.joined())
     }
 
+    /// Counts order by value.
     public static func < (lhs: TallyCount, rhs: TallyCount) -> Bool { lhs.value < rhs.value }
 
     /// A count written in code: `let count: TallyCount = 137`, `Tally.svg(137)`. A negative

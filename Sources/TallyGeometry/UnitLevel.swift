@@ -11,13 +11,20 @@
 ///
 /// From rank 3 on the structure repeats every two ranks: a block is a square, a row is ten squares.
 public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// 0 for the stroke, 1 for the gate, 2 for the twenty-five-unit, … up to the ten-quintillion-row.
     public let rank: Int
 
+    /// One stroke.
     public static let stroke = UnitLevel(rank: 0)
+    /// Five: four strokes and the slash.
     public static let gate = UnitLevel(rank: 1)
+    /// Twenty-five: five gates as a dice five.
     public static let twentyFive = UnitLevel(rank: 2)
+    /// A hundred: four twenty-five-units.
     public static let hundred = UnitLevel(rank: 3)
+    /// A thousand: a row of ten hundred-blocks.
     public static let thousandRow = UnitLevel(rank: 4)
+    /// Ten thousand: a block of ten rows.
     public static let tenThousandBlock = UnitLevel(rank: 5)
     /// The ten-quintillion-row (10¹⁹): the smallest frame that holds `Int64.max`.
     public static let largest = UnitLevel(rank: 20)
@@ -25,6 +32,7 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The smallest unit used as a frame: counts 0 … 25 are drawn in a twenty-five-unit.
     public static let smallestFrame = twentyFive
 
+    /// Every level, smallest first.
     public static let all: [UnitLevel] = (0...largest.rank).map(UnitLevel.init(rank:))
 
     init(rank: Int) {
@@ -32,6 +40,7 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
         self.rank = rank
     }
 
+    /// How a level's children are arranged.
     public enum Shape: Sendable, Equatable {
         case stroke, gate, quincunx, square, row
     }
@@ -110,6 +119,7 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
+    /// Levels order by size.
     public static func < (lhs: UnitLevel, rhs: UnitLevel) -> Bool { lhs.rank < rhs.rank }
 
     /// The unit's name in the accessible words: "stroke", "gate", "twenty-five-unit",
@@ -130,7 +140,9 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The name for `count` of them: "1 hundred-block", "2 hundred-blocks".
     public func name(count: Int) -> String { count == 1 ? name : name + "s" }
 
+    /// The level's name.
     public var description: String { name }
 }

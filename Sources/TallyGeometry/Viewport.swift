@@ -1,16 +1,23 @@
 /// A rectangle in layout units.
 public struct Rect: Hashable, Sendable {
+    /// The left edge.
     public var minX: Double
+    /// The top edge (y grows downwards).
     public var minY: Double
+    /// How wide.
     public var width: Double
+    /// How tall.
     public var height: Double
+    /// A rectangle from its top left corner and size.
     public init(minX: Double, minY: Double, width: Double, height: Double) {
         self.minX = minX
         self.minY = minY
         self.width = width
         self.height = height
     }
+    /// The right edge.
     public var maxX: Double { minX + width }
+    /// The bottom edge.
     public var maxY: Double { minY + height }
 }
 
@@ -35,11 +42,14 @@ public struct Viewport: Hashable, Sendable {
 
     /// The largest image side and area (SPEC §6), checked before anything is allocated.
     public static let maximumSide = 16_384.0
+    /// The largest image area, in pixels (SPEC §6).
     public static let maximumPixels = 64_000_000.0
+    /// The longer side when none is given (SPEC §6).
     public static let defaultSide = 256.0
 
     /// The image size in whole pixels, padding included.
     public let width: Double
+    /// The image height in whole pixels, padding included.
     public let height: Double
     /// How many pixels one layout unit spans; what the level of detail is decided from.
     public let pixelsPerUnit: Double
@@ -47,6 +57,7 @@ public struct Viewport: Hashable, Sendable {
     /// and any rounding of the image size, split evenly): the SVG `viewBox`.
     public let visible: Rect
 
+    /// Why a size, scale or padding cannot make an image.
     public enum Problem: Error, Hashable, Sendable {
         /// A size, scale or padding that is not a finite number in range.
         case notPositive(String, Double)

@@ -15,9 +15,11 @@ import TallySVG
 /// in the core's stroke font (`Caption`), so SVG, PNG and PDF show the same glyphs whatever
 /// fonts a machine has. `--label` titles the sheet.
 public enum Gallery {
+    /// What a gallery can be written as.
     public enum Format: String, CaseIterable, Sendable {
         case svg, png, pdf, html
 
+        /// The format a path's extension names, if any.
         public init?(pathExtension path: String) {
             guard let ext = lowercasedExtension(of: path) else { return nil }
             self.init(rawValue: ext)
@@ -43,6 +45,7 @@ public enum Gallery {
 
     static let defaultTile = 160.0
 
+    /// Why a sheet cannot be made.
     public enum Problem: Error, Hashable, Sendable {
         case tooManyCounts(Int)
         /// The sheet passes the image limits (SPEC §6): so many tiles of this side, in pixels.
@@ -110,6 +113,17 @@ public enum Gallery {
         return Sheet(width: width.rounded(), height: height.rounded(), tiles: tiles)
     }
 
+    /// A contact sheet of the counts.
+    ///
+    /// ```swift
+    /// let sheet = try Gallery.render([25, 100, 1_000], as: .svg, RenderSettings())
+    /// ```
+    /// - Parameters:
+    ///   - counts: the tiles, in order (at most `maximumCounts`).
+    ///   - format: SVG, PNG, PDF or a self-contained HTML page.
+    ///   - settings: every tile's look; `side` is each tile's side (default 160 px).
+    /// - Returns: the sheet's bytes.
+    /// - Throws: `Problem` for too many counts, a sheet past the image limits, or a tile that cannot be drawn.
     public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem) -> [UInt8] {
         let sheet = try layout(counts, settings, format: format)
         let title = settings.label ?? ("Tally gallery: " + (counts.count == 1 ? "1 count" : "\(counts.count) counts"))

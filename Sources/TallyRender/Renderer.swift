@@ -10,6 +10,7 @@ import TallySVG
 public enum OutputFormat: String, CaseIterable, Sendable {
     case svg, png, pdf, json
 
+    /// Whether the format is bytes rather than text (PNG, PDF).
     public var isBinary: Bool { self == .png || self == .pdf }
 
     /// The format a path's extension names, if any.
@@ -28,17 +29,23 @@ func lowercasedExtension(of path: String) -> String? {
 
 /// Everything but the count that decides the bytes: size, look, motion and format.
 public struct RenderSettings: Hashable, Sendable {
+    /// Geometric strokes, or hand-drawn ones (SPEC §4).
     public enum Style: String, CaseIterable, Sendable { case clean, ink }
 
+    /// SVG, PNG, PDF or the JSON scene.
     public var format: OutputFormat
     /// The side the caller fixed; nil: the default longer side of 256 px.
     public var side: Viewport.Side?
+    /// Multiplies every pixel length (2 for @2x assets).
     public var scale: Double
     /// The margin in pixels on every side, inside the size; nil: the default margin
     /// (`Proportions.marginShare` of the tally's shorter side, at least 2 px).
     public var padding: Double?
+    /// The theme, colour overrides and background.
     public var appearance: Appearance
+    /// Clean or ink.
     public var style: Style
+    /// The ink style's seed.
     public var seed: UInt64
     /// Which part of the frame is shown (SPEC §2); nil: `.content`, or `.frame` when a frame is pinned.
     public var fit: Fit?
@@ -46,15 +53,22 @@ public struct RenderSettings: Hashable, Sendable {
     public var frame: UnitLevel?
     /// nil: automatic, except for JSON without a size, which is full (SPEC §6).
     public var detail: Detail.Mode?
+    /// The accessible title instead of "137 tally marks".
     public var label: String?
     /// Write the count in digits under the tally (`--caption`), in the core's stroke font.
     public var caption: Bool
     /// Draw every mark in (`animate`), or only those new since a count (`animateFrom`).
     public var animate: Bool
+    /// Draw in only the marks new since this count (`animation` says both at once).
     public var animateFrom: TallyCount?
     /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
     public var documentDate: Int64
 
+    /// Settings with SPEC's defaults for whatever is not given.
+    ///
+    /// ```swift
+    /// let settings = RenderSettings(format: .png, side: .longer(512), appearance: Appearance(theme: .dark))
+    /// ```
     public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
                 appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
                 frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool = false, animate: Bool = false, animateFrom: TallyCount? = nil,
@@ -151,6 +165,12 @@ public enum Renderer {
         return (scene, viewport, clean)
     }
 
+    /// The bytes of a count with these settings: what `tally render` writes.
+    ///
+    /// ```swift
+    /// let png = try Renderer.render(137, RenderSettings(format: .png))
+    /// ```
+    /// - Throws: `RenderError` for settings out of range or a format this build cannot write.
     public static func render(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
         try render(layout(count, settings), settings)
     }

@@ -4,6 +4,7 @@ import TallyStyle
 
 /// What an SVG carries besides the scene.
 public struct SVGOptions: Hashable, Sendable {
+    /// The theme, colour overrides and background.
     public var appearance: Appearance
     /// Replaces the title ("137 tally marks"); the description stays.
     public var label: String?
@@ -15,6 +16,7 @@ public struct SVGOptions: Hashable, Sendable {
     /// Where the image sits, in pixels, when it is nested in a larger SVG (a gallery sheet).
     public var position: (x: Double, y: Double)?
 
+    /// Options with a still image, the default look and the root id `tally`.
     public init(appearance: Appearance = Appearance(), label: String? = nil, animated: [Bool]? = nil, id: String = "tally",
                 position: (x: Double, y: Double)? = nil) {
         self.appearance = appearance
@@ -24,11 +26,13 @@ public struct SVGOptions: Hashable, Sendable {
         self.position = position
     }
 
+    /// Options are equal when every field is.
     public static func == (lhs: SVGOptions, rhs: SVGOptions) -> Bool {
         lhs.appearance == rhs.appearance && lhs.label == rhs.label && lhs.animated == rhs.animated && lhs.id == rhs.id
             && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
     }
 
+    /// Hashes the fields equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(appearance)
         hasher.combine(label)
@@ -47,6 +51,12 @@ public struct SVGOptions: Hashable, Sendable {
 /// magnitude for every count; browsers, whose graphics engines lose precision on huge numbers,
 /// then draw Int64.max as well as 5.
 public enum SVGRenderer {
+    /// The SVG document of a scene drawn into a viewport.
+    ///
+    /// ```swift
+    /// let (scene, viewport, _) = try Renderer.layout(137, RenderSettings())
+    /// let svg = SVGRenderer.render(scene, viewport: viewport)
+    /// ```
     public static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
         let id = sanitizedID(options.id)
         let divisor = unitDivisor(frame: scene.frame, visible: viewport.visible)

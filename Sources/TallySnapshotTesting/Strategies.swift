@@ -112,14 +112,18 @@ extension Snapshotting where Value == Scene, Format == String {
 /// (8 and 0.05%) absorbs anti-aliasing noise between Cairo versions; one missing stroke at
 /// 256 px is about 100 pixels (0.15%) and fails.
 public struct PixelTolerance: Hashable, Sendable {
+    /// How far one channel (0–255) may move before a pixel counts as different.
     public var channel: Int
+    /// The share of pixels that may differ (0.0005 is 0.05%).
     public var share: Double
 
+    /// A tolerance of your own.
     public init(channel: Int, share: Double) {
         self.channel = channel
         self.share = share
     }
 
+    /// 8 of 255 and 0.05%: anti-aliasing noise between Cairo versions passes, one missing stroke fails.
     public static let standard = PixelTolerance(channel: 8, share: 0.0005)
     /// Byte-identical pixels.
     public static let exact = PixelTolerance(channel: 0, share: 0)

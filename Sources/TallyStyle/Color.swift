@@ -1,11 +1,16 @@
 /// An sRGB colour with alpha, 8 bits a channel. User colours are parsed into this and written
 /// out again from it, so no user text ever reaches an output.
 public struct RGBA: Hashable, Sendable {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
+    /// Opacity, 0 (clear) to 255 (opaque).
     public var alpha: UInt8
 
+    /// A colour from its channels.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -13,12 +18,15 @@ public struct RGBA: Hashable, Sendable {
         self.alpha = alpha
     }
 
+    /// A colour from `0xRRGGBB`.
     public init(hex: UInt32, alpha: UInt8 = 255) {
         self.init(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF), alpha: alpha)
     }
 
+    /// Nothing drawn.
     public static let clear = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
 
+    /// Whether it draws nothing.
     public var isClear: Bool { alpha == 0 }
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque; `none` when fully clear.

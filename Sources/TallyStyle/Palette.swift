@@ -2,17 +2,25 @@ import TallyGeometry
 
 /// SPEC §3: the colour tokens of the design system, light and dark.
 public struct Palette: Hashable, Sendable {
+    /// The background when one is asked for.
     public var paper: RGBA
+    /// Strokes and the thousand-row line.
     public var c1: RGBA
+    /// Crosses and diagonals.
     public var c2: RGBA
+    /// Boxes.
     public var c3: RGBA
+    /// The slash, the signature warm red.
     public var accent: RGBA
 
+    /// SPEC §3's light palette.
     public static let light = Palette(paper: RGBA(hex: 0xFAFAF7), c1: RGBA(hex: 0x262629), c2: RGBA(hex: 0x59595E),
                                       c3: RGBA(hex: 0x8C8C91), accent: RGBA(hex: 0xD94033))
+    /// SPEC §3's dark palette.
     public static let dark = Palette(paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xB8B8BA),
                                      c3: RGBA(hex: 0x858587), accent: RGBA(hex: 0xF2594D))
 
+    /// The colour of a role.
     public subscript(token: ColorToken) -> RGBA {
         get {
             switch token {
@@ -62,11 +70,18 @@ public enum Background: Hashable, Sendable {
 
 /// How the marks are coloured: a theme, the user's overrides and a background.
 public struct Appearance: Hashable, Sendable {
+    /// Light, dark or auto (both, by the viewer's scheme).
     public var theme: Theme
     /// Colours the user set with `--ink`, `--c2`, `--c3`, `--accent`; they win over both palettes.
     public var overrides: [ColorToken: RGBA]
+    /// Transparent, paper or a colour.
     public var background: Background
 
+    /// A look: a theme, colours in place of some roles, a background.
+    ///
+    /// ```swift
+    /// let look = Appearance(theme: .dark, overrides: [.accent: RGBA(hex: 0x3366FF)], background: .paper)
+    /// ```
     public init(theme: Theme = .light, overrides: [ColorToken: RGBA] = [:], background: Background = .none) {
         self.theme = theme
         self.overrides = overrides
@@ -77,6 +92,7 @@ public struct Appearance: Hashable, Sendable {
     /// renderers that ignore media queries do.
     public var palette: Palette { palette(dark: theme == .dark) }
 
+    /// The palette drawn with, overrides applied: the dark one when `dark`.
     public func palette(dark: Bool) -> Palette {
         var palette = dark ? Palette.dark : Palette.light
         for (token, color) in overrides { palette[token] = color }
