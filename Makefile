@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release readme-check install docs clean
+.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release readme-check install docs test-without-cairo clean
 
 all: build
 
@@ -40,6 +40,7 @@ test: test-deps
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
 	scripts/readme-check
+	$(MAKE) --no-print-directory test-without-cairo
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
@@ -120,6 +121,14 @@ bench: deps
 bench-compare: deps
 	@scripts/install-deps bench
 	SWIFT=$(SWIFT) scripts/bench-compare
+
+# The pure-Swift library alone: tally built and tested with its Cairo trait off (no libcairo, no
+# zlib; PNG and PDF tests skip), in its own build folder (part of make test).
+test-without-cairo: deps
+	$(SWIFT) build --build-tests --disable-default-traits --scratch-path .build-without-cairo
+	$(SWIFT) test --skip-build --disable-default-traits --scratch-path .build-without-cairo
+	@if [ "$$(uname)" = Linux ] && ldd .build-without-cairo/debug/tally | grep -q libcairo; then \
+	  echo "tally links libcairo with the Cairo trait off" >&2; exit 1; fi
 
 # The DocC catalogue of the Tally library (Sources/Tally/Tally.docc), warnings as errors (part of
 # make test); the archive is under .build/plugins/Swift-DocC/outputs/.

@@ -111,7 +111,7 @@ let package = Package(
             ]
         ),
         // Helpers for the tests that run the built `tally` and other programs.
-        .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
+        .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport", swiftSettings: cairoCondition),
         .testTarget(
             name: "TallySVGTests",
             dependencies: [

@@ -104,7 +104,8 @@ import TallyTestSupport
     /// Issue 11, item 12: a batch draws PNG and PDF images within a pixel budget (64 megapixels,
     /// or TALLY_BATCH_MEGAPIXELS), so three images on three workers under a budget of one peak
     /// at about the memory of one, where unbounded they took three times as much.
-    @Test(.enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"),
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"),
+          .enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"),
           .disabled(if: underSanitizer, "a sanitizer's shadow memory is in the peak"))
     func largeImagesInABatchStayWithinTheBudget() throws {
         let time = try #require(Self.gnuTime, "GNU time is missing")
@@ -126,7 +127,8 @@ import TallyTestSupport
                            status: 64, mentioning: "TALLY_BATCH_MEGAPIXELS 'lots'")
     }
 
-    @Test func parallelWritesTheSameBytesAsOneAtATime() throws {
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
+    func parallelWritesTheSameBytesAsOneAtATime() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let one = directory.appendingPathComponent("one"), two = directory.appendingPathComponent("two")
@@ -252,7 +254,7 @@ import TallyTestSupport
     /// item 3: fast SVGs on two workers left `.tally-N.svg.tally-XXXXXX` files in 9 of 10 runs
     /// (files were created before they were registered, and the handler walked a set the workers
     /// changed); each signal is tried three times.
-    @Test(arguments: [(SIGTERM, "svg"), (SIGINT, "svg"), (SIGHUP, "svg"), (SIGTERM, "png")])
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"), arguments: [(SIGTERM, "svg"), (SIGINT, "svg"), (SIGHUP, "svg"), (SIGTERM, "png")])
     func anInterruptedBatchLeavesOnlyCompleteFiles(_ signal: Int32, _ format: String) throws {
         for _ in 0..<(format == "svg" ? 3 : 1) { try interrupt(signal, format) }
     }

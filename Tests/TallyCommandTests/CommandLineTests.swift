@@ -31,7 +31,8 @@ import TallyTestSupport
         }
     }
 
-    @Test func pathsWithoutAnExtensionGetTheDefaultFormat() throws {
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
+    func pathsWithoutAnExtensionGetTheDefaultFormat() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try TallyProcess.run(["render", "5", "-o", "/dev/null"]).status == 0)

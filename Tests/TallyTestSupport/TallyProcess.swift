@@ -71,6 +71,17 @@ public let isCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } 
 /// the test then fails on `#require` if it is missing. Use with `.enabled(if:_:)`.
 public func canRun(_ program: URL?) -> Bool { program != nil || isCI }
 
+/// Whether this build draws PNG and PDF (tally's Cairo trait, on by default). Tests of PNG or
+/// PDF output use `.enabled(if: cairoIsBuiltIn, …)`, so `swift test --disable-default-traits`
+/// tests the pure-Swift library.
+public let cairoIsBuiltIn: Bool = {
+    #if Cairo
+    return true
+    #else
+    return false
+    #endif
+}()
+
 /// Whether the tests run under a sanitizer (`make test-sanitize` sets TALLY_SANITIZER), whose own
 /// memory and system calls make measurements of the process meaningless.
 public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER"] != nil
