@@ -14,53 +14,39 @@ package enum DecimalText {
 ///
 /// It keeps its own storage rather than a `[UInt8]`: an array's `append(contentsOf:)` costs
 /// about a hundred instructions in checks a call, more than formatting the number itself, and
-/// every coordinate of an SVG or JSON scene is one. Appending checks capacity and copies; the
-/// storage is copied on write, so a `TextBuffer` is still a value.
-package struct TextBuffer: @unchecked Sendable {
-    private final class Storage {
-        var start: UnsafeMutablePointer<UInt8>
-        var count = 0
-        var capacity: Int
+/// every coordinate of an SVG or JSON scene is one. It cannot be copied (a writer builds one and
+/// reads it once), so appending checks only the capacity: no reference count, no copy on write.
+package struct TextBuffer: ~Copyable, @unchecked Sendable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
-        init(capacity: Int) {
-            self.capacity = max(capacity, 16)
-            start = .allocate(capacity: self.capacity)
-        }
-
-        func copy() -> Storage {
-            let copy = Storage(capacity: capacity)
-            copy.start.update(from: start, count: count)
-            copy.count = count
-            return copy
-        }
-
-        deinit { start.deallocate() }
+    package init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 16)
+        start = .allocate(capacity: self.capacity)
     }
 
-    private var storage: Storage
-
-    package init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
+    deinit { start.deallocate() }
 
     /// The bytes written so far.
-    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.start, count: storage.count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
-    package var string: String { String(decoding: UnsafeBufferPointer(start: storage.start, count: storage.count), as: UTF8.self) }
+    package var string: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 
-    /// Room for `extra` more bytes, unshared; returns where they go.
+    /// Room for `extra` more bytes; returns where they go.
     @inline(__always)
     private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        if storage.count + extra > storage.capacity { grow(extra) }
-        return storage.start + storage.count
+        if count + extra > capacity { grow(extra) }
+        return start + count
     }
 
     private mutating func grow(_ extra: Int) {
-        let capacity = max(storage.capacity * 2, storage.count + extra)
-        let start = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        start.update(from: storage.start, count: storage.count)
-        storage.start.deallocate()
-        storage.start = start
-        storage.capacity = capacity
+        let newCapacity = max(capacity * 2, count + extra)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.update(from: start, count: count)
+        start.deallocate()
+        start = newStart
+        capacity = newCapacity
     }
 
     @inline(__always)
@@ -72,7 +58,7 @@ package struct TextBuffer: @unchecked Sendable {
         } else {
             target.update(from: source, count: count)
         }
-        storage.count += count
+        self.count += count
     }
 
     package mutating func append(_ text: String) {
@@ -83,7 +69,7 @@ package struct TextBuffer: @unchecked Sendable {
 
     package mutating func append(byte: UInt8) {
         reserve(1).pointee = byte
-        storage.count += 1
+        count += 1
     }
 
     /// A literal's bytes, copied straight from the binary: the writers' punctuation
@@ -120,15 +106,17 @@ package struct TextBuffer: @unchecked Sendable {
     package mutating func append(_ value: Double, digits: Int = 3, leadingZero: Bool = true) {
         precondition((0...6).contains(digits))
         guard value.isFinite else { append(byte: UInt8(ascii: "0")); return }
-        let scaled = (abs(value) * Self.power(digits)).rounded(.toNearestOrAwayFromZero)
+        let magnitude = abs(value) * Self.power(digits)
         // Past 2⁵³ a Double holds no fraction anyway; keep the integer part only.
-        if scaled >= 9.0e15 {
+        if magnitude >= 9.0e15 {
             let whole = abs(value).rounded(.toNearestOrAwayFromZero)
             if value < 0 { append(byte: UInt8(ascii: "-")) }
             appendDigits(whole < 1.8e19 ? UInt64(whole) : 0)
             return
         }
-        let units = UInt64(scaled)
+        // Half away from zero, by truncation (a conversion instruction, where `rounded` is a
+        // call into libm): the same for every value this writer sees, and the same on every machine.
+        let units = UInt64(magnitude + 0.5)
         if units == 0 { append(byte: UInt8(ascii: "0")); return }
         let negative = value < 0
         let scale = Self.powerOfTen(digits)
@@ -157,7 +145,7 @@ package struct TextBuffer: @unchecked Sendable {
                 index -= 1
             }
         }
-        storage.count += length
+        count += length
     }
 
     package mutating func append(integer value: UInt64) { appendDigits(value) }
@@ -165,7 +153,7 @@ package struct TextBuffer: @unchecked Sendable {
     private mutating func appendDigits(_ value: UInt64) {
         let length = Self.digitCount(value)
         Self.writeDigits(value, endingAt: reserve(length) + length)
-        storage.count += length
+        count += length
     }
 
     /// 10^n for n in 0 … 19.
