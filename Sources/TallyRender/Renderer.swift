@@ -205,12 +205,13 @@ public enum Renderer {
         case .json:
             return SceneJSON.encodedBytes(scene, viewport: settings.side == nil ? nil : viewport)
         case .svg:
-            var animated: [Bool]?
+            var animated = AnimatedMarks.none
             if let from = settings.animateFrom {
                 // The earlier count in the same frame, so forms that depend on the frame compare alike.
-                animated = clean.marksNew(since: Scene(count: from, frame: clean.frame.level, detail: clean.detail))
+                let new = clean.marksNew(since: Scene(count: from, frame: clean.frame.level, detail: clean.detail))
+                animated = .only(Set(new.indices.filter { new[$0] }))
             } else if settings.animate {
-                animated = Array(repeating: true, count: scene.marks.count)
+                animated = .all
             }
             let options = SVGOptions(appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
             return SVGRenderer.render(scene, viewport: viewport, options: options)

@@ -2,14 +2,34 @@ import TallyEncoding
 import TallyGeometry
 import TallyStyle
 
+/// Which marks of an SVG draw in: a value, so it can never disagree with the scene's length.
+public enum AnimatedMarks: Hashable, Sendable {
+    /// A still image.
+    case none
+    /// Every mark, in count order.
+    case all
+    /// The marks at these positions in the scene's `marks`; positions past the end are ignored.
+    case only(Set<Int>)
+
+    /// One flag per mark of a scene with `count` marks.
+    func flags(count: Int) -> [Bool]? {
+        switch self {
+        case .none: nil
+        case .all: Array(repeating: true, count: count)
+        case .only(let positions): (0..<count).map(positions.contains)
+        }
+    }
+}
+
 /// What an SVG carries besides the scene.
 public struct SVGOptions: Hashable, Sendable {
     /// The theme, colour overrides and background.
     public var appearance: Appearance
     /// Replaces the title ("137 tally marks"); the description stays.
     public var label: String?
-    /// Which marks draw in (SPEC §4 `--animate`), one flag per mark; nil for a still image.
-    public var animated: [Bool]?
+    /// Which marks draw in (SPEC §4): none, all, or the marks at some positions in the scene
+    /// (the "+1" moment: those new since an earlier count).
+    public var animated: AnimatedMarks
     /// The id of the root element, the prefix of the other ids and the scope of the style rules,
     /// so several tallies can share one HTML page. Letters, digits and `-` only.
     public var id: String
@@ -17,7 +37,7 @@ public struct SVGOptions: Hashable, Sendable {
     public var position: (x: Double, y: Double)?
 
     /// Options with a still image, the default look and the root id `tally`.
-    public init(appearance: Appearance = Appearance(), label: String? = nil, animated: [Bool]? = nil, id: String = "tally",
+    public init(appearance: Appearance = Appearance(), label: String? = nil, animated: AnimatedMarks = .none, id: String = "tally",
                 position: (x: Double, y: Double)? = nil) {
         self.appearance = appearance
         self.label = label
@@ -89,7 +109,7 @@ public enum SVGRenderer {
 
         let classes = MarkClasses(scene.marks)
         let varyingWidth = classes.hasVaryingWidths
-        let timings = options.animated.map { Motion.timings(for: scene.marks, animated: $0) }
+        let timings = options.animated.flags(count: scene.marks.count).map { Motion.timings(for: scene.marks, animated: $0) }
         out.append("<style>")
         appendStyle(&out, id: id, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
                     animated: timings?.contains { $0 != nil } ?? false)

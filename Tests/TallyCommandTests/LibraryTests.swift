@@ -41,12 +41,18 @@ import TallyTestSupport
         #expect(throws: RenderError.animateFromBeyondCount(26, 25)) { try Tally.svg(25, animation: .since(26)) }
     }
 
-    /// An SVG's per-mark flags that do not match the marks never trap: missing ones are still.
-    @Test func mismatchedAnimationFlagsDoNotTrap() throws {
+    /// An SVG's animated marks are a value: positions past the scene's end are ignored, never a trap.
+    @Test func animatedMarksAreAValue() throws {
         let layout = try Renderer.layout(25, RenderSettings())
-        for flags in [[Bool](), [true], Array(repeating: true, count: layout.scene.marks.count + 5)] {
-            let svg = SVGRenderer.render(layout.scene, viewport: layout.viewport, options: SVGOptions(animated: flags))
-            #expect(String(decoding: svg, as: UTF8.self).hasSuffix("</svg>\n"))
+        for animated: AnimatedMarks in [.none, .all, .only([]), .only([0, 3, layout.scene.marks.count + 5])] {
+            let svg = String(decoding: SVGRenderer.render(layout.scene, viewport: layout.viewport, options: SVGOptions(animated: animated)), as: UTF8.self)
+            #expect(svg.hasSuffix("</svg>\n"))
+            let drawn = svg.components(separatedBy: "class=\"").dropFirst().filter { $0.contains(" a\"") }.count
+            switch animated {
+            case .none: #expect(drawn == 0)
+            case .all: #expect(drawn == layout.scene.marks.count)
+            case .only(let positions): #expect(drawn == positions.filter { $0 < layout.scene.marks.count }.count)
+            }
         }
     }
 }
