@@ -1,5 +1,6 @@
 import TallyEncoding
 import TallyGeometry
+import TallyRender
 
 /// Reading the values of the command line, with errors that name the value and what is allowed.
 enum Values {
@@ -51,7 +52,7 @@ enum Values {
         guard let output, output != "-" else { return fallback }
         // A path with no extension, or a device (`-o /dev/null`, `-o /dev/stdout`), gets the
         // default; an extension that names no format is a mistake worth a message.
-        if lowercasedExtensionOf(output) == nil || output.hasPrefix("/dev/") { return fromExtension(output) ?? fallback }
+        if lowercasedExtension(of: output) == nil || output.hasPrefix("/dev/") { return fromExtension(output) ?? fallback }
         guard let format = fromExtension(output) else {
             let names = Format.allCases.map(\.rawValue)
             throw .usage("cannot tell the format of '\(printable(output))'; use -f \(names.dropLast().joined(separator: ", ")) or \(names.last!), or a path ending in one of them")
@@ -77,11 +78,4 @@ enum Values {
         }
         return out
     }
-}
-
-/// The extension of a path's last component, or nil for none (`out`, `.hidden`, `/dev/null`).
-func lowercasedExtensionOf(_ path: String) -> String? {
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
-    return name[name.index(after: dot)...].lowercased()
 }

@@ -84,20 +84,6 @@ package struct TextBuffer: ~Copyable, @unchecked Sendable {
         more.withUnsafeBufferPointer { if let base = $0.baseAddress { append(base, count: $0.count) } }
     }
 
-    /// 10^digits for 0 … 6 digits, without an array lookup.
-    @inline(__always)
-    private static func power(_ digits: Int) -> Double {
-        switch digits {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        default: 1_000_000
-        }
-    }
-
     /// A number as `DecimalText` describes; `leadingZero: false` writes `.5` for `0.5`, as SVG allows.
     ///
     /// Every coordinate of every SVG and JSON scene comes through here, so the length is worked
@@ -106,7 +92,8 @@ package struct TextBuffer: ~Copyable, @unchecked Sendable {
     package mutating func append(_ value: Double, digits: Int = 3, leadingZero: Bool = true) {
         precondition((0...6).contains(digits))
         guard value.isFinite else { append(byte: UInt8(ascii: "0")); return }
-        let magnitude = abs(value) * Self.power(digits)
+        let scale = Self.powerOfTen(digits)
+        let magnitude = abs(value) * Double(scale)
         // Past 2⁵³ a Double holds no fraction anyway; keep the integer part only.
         if magnitude >= 9.0e15 {
             let whole = abs(value).rounded(.toNearestOrAwayFromZero)
@@ -119,7 +106,6 @@ package struct TextBuffer: ~Copyable, @unchecked Sendable {
         let units = UInt64(magnitude + 0.5)
         if units == 0 { append(byte: UInt8(ascii: "0")); return }
         let negative = value < 0
-        let scale = Self.powerOfTen(digits)
         let whole = units / scale
         var fraction = units - whole * scale
         var fractionDigits = fraction == 0 ? 0 : digits

@@ -20,10 +20,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// The extension of a path's last component, lowercased: `t.SVG` → `svg`; nil for none or a dot file.
-func lowercasedExtension(of path: String) -> String? {
+/// The extension of a path's last component, lowercased: `t.SVG` → `svg`; nil for none, a dot
+/// file or a name ending in a dot (`out`, `.hidden`, `t.`, `/dev/null`).
+package func lowercasedExtension(of path: String) -> String? {
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
     return name[name.index(after: dot)...].lowercased()
 }
 
