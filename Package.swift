@@ -4,6 +4,13 @@ import PackageDescription
 /// `#if Cairo` in every target that draws or reads PNG and PDF, set from the trait explicitly
 /// (SwiftPM does not pass a dependency's traits to all of its targets as conditions).
 let cairoCondition: [SwiftSetting] = [.define("Cairo", .when(traits: ["Cairo"]))]
+/// `#if Server` in the server's targets: with the Server trait off, nothing builds or links NIO.
+let serverCondition: [SwiftSetting] = [.define("Server", .when(traits: ["Server"]))]
+
+/// A product of the server's packages, only with the Server trait.
+func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: ["Server"]))
+}
 
 // count → scene → bytes: one module per stage.
 //   TallyGeometry  the pure core: a count becomes a Scene of marks (no I/O, no formats)
@@ -20,11 +27,17 @@ let cairoCondition: [SwiftSetting] = [.define("Cairo", .when(traits: ["Cairo"]))
 //   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
 //   Tally          one import for library users: the labelled API over the modules above
 //   TallyTool      the `tally` executable: a thin entry point over TallyCommands
+//   TallyServer    `tally serve`: the same renderer over HTTP (Hummingbird), behind the Server
+//                  trait (on by default)
+//   TallyServerTool  the `tally-server` executable that `tally serve` runs (a separate binary,
+//                  so every other command starts without NIO or Foundation)
 //   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
 let package = Package(
     name: "tally",
     products: [
         .executable(name: "tally", targets: ["TallyTool"]),
+        // `tally serve` executes this program, installed beside tally.
+        .executable(name: "tally-server", targets: ["TallyServerTool"]),
         // One import for Swift users: the labelled API (`Tally.svg(137)`) and every type it uses.
         .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallyGeometry", targets: ["TallyGeometry"]),
@@ -40,7 +53,8 @@ let package = Package(
     ],
     traits: [
         .trait(name: "Cairo", description: "PNG and PDF through the system's Cairo (libcairo2-dev, brew cairo)."),
-        .default(enabledTraits: ["Cairo"]),
+        .trait(name: "Server", description: "`tally serve`: images over HTTP (Hummingbird, swift-service-lifecycle, swift-log, swift-metrics)."),
+        .default(enabledTraits: ["Cairo", "Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,6 +63,14 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
         // `make docs`: the DocC catalogue of the Tally library, built with warnings as errors.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The server (`tally serve`), behind the Server trait. Hummingbird without its default
+        // traits: neither swift-configuration nor full Foundation is needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(name: "TallyGeometry"),
@@ -93,6 +115,23 @@ let package = Package(
         // The `tally` executable (the product is named tally; the target is not, so its build
         // folder cannot collide with the Tally module's on a case-insensitive file system).
         .executableTarget(name: "TallyTool", dependencies: ["TallyCommands"]),
+        .target(
+            name: "TallyServer",
+            dependencies: [
+                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                serverProduct("Hummingbird", "hummingbird"),
+                serverProduct("NIOCore", "swift-nio"),
+                serverProduct("NIOPosix", "swift-nio"),
+                serverProduct("NIOConcurrencyHelpers", "swift-nio"),
+                serverProduct("ServiceLifecycle", "swift-service-lifecycle"),
+                serverProduct("Logging", "swift-log"),
+                serverProduct("Metrics", "swift-metrics"),
+                serverProduct("Prometheus", "swift-prometheus"),
+            ],
+            swiftSettings: serverCondition + cairoCondition
+        ),
+        .executableTarget(name: "TallyServerTool", dependencies: ["TallyServer"], swiftSettings: serverCondition),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
         // Speed goals live here, never in timed tests: `make bench`.
         .executableTarget(
@@ -137,6 +176,14 @@ let package = Package(
             name: "TallyCommandTests",
             dependencies: ["TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"],
             swiftSettings: cairoCondition
+        ),
+            .testTarget(
+            name: "TallyServerTests",
+            dependencies: [
+                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyTestSupport",
+                serverProduct("HummingbirdTesting", "hummingbird"),
+            ],
+            swiftSettings: serverCondition + cairoCondition
         ),
     ]
 )

@@ -8,8 +8,8 @@ import Darwin
 /// traps when the write fails (stderr closed, or a full device), which turned a clear error or
 /// a finished batch into a crash. A message that cannot be written is dropped; the exit code
 /// still says what happened.
-enum StandardError {
-    static func send(_ text: String) {
+package enum StandardError {
+    package static func send(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0

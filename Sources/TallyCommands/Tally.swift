@@ -23,10 +23,11 @@ public struct TallyCommand: ParsableCommand {
           tally batch 0...100 --out-dir out         one file per count
           tally gallery -o thresholds.html          a contact sheet for docs
           tally describe 1234                       the structure in words
+          tally serve --port 8080                   the same images over HTTP
           tally --generate-completion-script bash   shell completion (bash, zsh, fish)
         """,
         version: version,
-        subcommands: [Render.self, Batch.self, GalleryCommand.self, Describe.self]
+        subcommands: [Render.self, Batch.self, GalleryCommand.self, Describe.self, Serve.self]
     )
 
     public init() {}
@@ -62,10 +63,7 @@ public struct TallyCommand: ParsableCommand {
                 }
                 return 0
             }
-            let message = self.message(for: error)
-                .split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
-            // The parser's own words, in ours; they quote the user's value as it was: escape and bound it.
-            reportError(Values.printable(restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300))
+            reportError(parserMessage(message(for: error)))
             return code.rawValue
         }
     }
@@ -84,12 +82,19 @@ public struct TallyCommand: ParsableCommand {
         return try? Render.parse(Array(rest))
     }
 
+    /// The parser's own words, in ours, on one line; they quote the user's value as it was:
+    /// escaped and bounded.
+    package static func parserMessage(_ text: String) -> String {
+        let message = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
+        return Values.printable(restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300)
+    }
+
     static func reportError(_ message: String) {
         StandardError.send("tally: error: \(message)\n")
     }
 
     /// The commands, for the "did you mean" of a mistyped one.
-    static let commandNames = ["render", "batch", "gallery", "describe", "help"]
+    static let commandNames = ["render", "batch", "gallery", "describe", "serve", "help"]
 
     /// `tally rendr 5`: name the unknown command and the closest one, instead of the parser's
     /// "2 unexpected arguments".
@@ -97,7 +102,7 @@ public struct TallyCommand: ParsableCommand {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
         let closest = commandNames.dropLast().min { editDistance(first, $0) < editDistance(first, $1) }
         let guess = closest.flatMap { editDistance(first, $0) <= 2 || $0.hasPrefix(first) ? "did you mean '\($0)'? " : nil } ?? ""
-        throw .usage("unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery and describe")
+        throw .usage("unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery, describe and serve")
     }
 
     /// Levenshtein distance, small words only.

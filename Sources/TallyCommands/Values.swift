@@ -3,7 +3,7 @@ import TallyGeometry
 import TallyRender
 
 /// Reading the values of the command line, with errors that name the value and what is allowed.
-enum Values {
+package enum Values {
     static let countRange = "a whole number from 0 to \(TallyCount.maximum)"
 
     static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {
@@ -18,7 +18,7 @@ enum Values {
 
     /// A number the user gave, for an error message: as typed for the values a fixed-point
     /// rendering would hide (`inf`, `nan`, `1e+308`, `1e-200`), else with up to 3 decimals.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value < 0 ? "-inf" : "inf" }
         let magnitude = abs(value)
@@ -27,7 +27,7 @@ enum Values {
     }
 
     /// A pixel count or side for an error message, grouped: `268,435,456`.
-    static func pixels(_ value: Double) -> String {
+    package static func pixels(_ value: Double) -> String {
         value.isFinite && value >= 0 && value < 1.8e19 ? Words.grouped(UInt64(value.rounded())) : number(value)
     }
 
@@ -63,7 +63,7 @@ enum Values {
     /// User text inside an error message: control characters escaped (`\u{1B}`), so a value
     /// can never drive the terminal or break the line, and cut after `limit` characters (`…`),
     /// so a 16 MB line of a count list makes a one-line error.
-    static func printable(_ text: String, limit: Int = 200) -> String {
+    package static func printable(_ text: String, limit: Int = 200) -> String {
         var out = ""
         var characters = 0
         for scalar in text.unicodeScalars {

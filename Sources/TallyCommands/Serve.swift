@@ -1,0 +1,138 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The options of `tally serve`, declared once: `tally serve` checks them and hands them to the
+/// `tally-server` program, which reads them with this same declaration.
+package struct ServeOptions: ParsableArguments, Sendable {
+    /// Where to listen.
+    @Option(help: ArgumentHelp("The address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
+    package var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
+    package var port = 8080
+
+    /// The server's cap on image sides, below the command line's 16,384.
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
+    package var maxSize = 4096
+
+    /// Threads that draw PNG and PDF.
+    @Option(help: ArgumentHelp("Threads that draw PNG and PDF (default: one per processor).", valueName: "n"))
+    package var jobs: Int?
+
+    /// Raster work that may wait, beyond which the server says 503.
+    @Option(help: ArgumentHelp("PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.", valueName: "n"))
+    package var queue = 256
+
+    /// How long a request may take.
+    @Option(help: ArgumentHelp("Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.", valueName: "s"))
+    package var timeout = 30.0
+
+    /// How much the server logs.
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info (one line per request), notice, warning, error or critical.", valueName: "level"))
+    package var logLevel = "info"
+
+    /// The levels of swift-log, least severe first.
+    package static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    package init() {}
+
+    package func validate() throws {
+        guard !host.isEmpty, host.utf8.count <= 255, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" }) else {
+            throw ValidationError("--host '\(Values.printable(host))' is not an address; use an IP address or a host name")
+        }
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port '\(port)' is not a port; use 0 to 65535")
+        }
+        guard maxSize >= 1, maxSize <= 16_384 else {
+            throw ValidationError("--max-size '\(maxSize)' is out of range; use 1 to 16384 (the command line's own limit)")
+        }
+        if let jobs, !(1...256).contains(jobs) {
+            throw ValidationError("--jobs '\(jobs)' is out of range; use 1 to 256")
+        }
+        guard (0...100_000).contains(queue) else {
+            throw ValidationError("--queue '\(queue)' is out of range; use 0 to 100000")
+        }
+        guard Self.logLevels.contains(logLevel) else {
+            throw ValidationError("--log-level '\(Values.printable(logLevel))' is not allowed; use \(Self.logLevels.dropLast().joined(separator: ", ")) or critical")
+        }
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout '\(Values.number(timeout))' is out of range; use more than 0 and at most 3600 seconds")
+        }
+    }
+
+    /// Threads for PNG and PDF, after the default.
+    package var rasterThreads: Int { jobs ?? processorCount() }
+
+    /// The options as arguments, each given explicitly, for `tally-server`.
+    var arguments: [String] {
+        var arguments = ["--host=\(host)", "--port=\(port)", "--max-size=\(maxSize)", "--queue=\(queue)",
+                         "--timeout=\(Values.number(timeout))", "--log-level=\(logLevel)"]
+        if let jobs { arguments.append("--jobs=\(jobs)") }
+        return arguments
+    }
+}
+
+/// `tally serve`: the same images over HTTP, for docs sites that embed them by URL.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve tally images over HTTP: GET /1234.svg?theme=auto.",
+        discussion: """
+        Every URL names its image: /{count}.svg, .png, .pdf or .json, with the render options as \
+        query parameters (size=512&theme=auto&caption). Responses are immutable and carry an \
+        ETag; bad values get 400 with the message `tally render` would print. GET / explains the \
+        URLs; /describe/{count}, /healthz and /metrics (Prometheus) are there too. SIGINT or \
+        SIGTERM stops it after the requests in flight.
+
+        The server is the tally-server program, installed beside tally.
+
+        Examples:
+          tally serve                                 http://127.0.0.1:8080/
+          tally serve --host 0.0.0.0 --port 80 --max-size 1024
+          curl -s 'localhost:8080/1234.svg?theme=auto'
+        """
+    )
+
+    @OptionGroup var options: ServeOptions
+
+    func run() throws {
+        try Self.execServer(options.arguments)
+    }
+
+    /// Replaces this process with `tally-server` (same process id, so signals reach the server).
+    static func execServer(_ arguments: [String]) throws(CommandFailure) {
+        guard let directory = executableDirectory() else {
+            throw CommandFailure(.io, "cannot find the folder tally runs from, to start tally-server")
+        }
+        let server = joinedPath(directory, "tally-server")
+        guard access(server, X_OK) == 0 else {
+            throw CommandFailure(.io, "tally serve needs the tally-server program beside tally ('\(Values.printable(server))'); build or install it with tally (swift build, make install), with the Server trait")
+        }
+        let argv = (["tally-server"] + arguments).map { strdup($0) } + [nil]
+        execv(server, argv)
+        let reason = String(cString: strerror(errno))
+        throw CommandFailure(.io, "cannot start '\(Values.printable(server))': \(reason)")
+    }
+
+    /// The folder of the running executable: `/proc/self/exe` on Linux, the loader's path on macOS.
+    static func executableDirectory() -> String? {
+        var path: String?
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 { path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        #elseif canImport(Darwin)
+        var size = UInt32(4096)
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        if _NSGetExecutablePath(&buffer, &size) == 0 {
+            var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
+            path = realpath(buffer, &resolved) != nil ? String(cString: resolved) : String(cString: buffer)
+        }
+        #endif
+        guard let path, let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+}

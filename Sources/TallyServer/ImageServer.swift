@@ -1,0 +1,272 @@
+#if Server
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import TallyCommands
+import TallyGeometry
+import TallyRender
+
+/// The routes of `tally serve`, on the renderer every other front end uses.
+///
+/// Every URL names its bytes (count, format and options are all in it), so every image
+/// response is immutable: a strong ETag from the canonical settings and the tally version,
+/// `Cache-Control: immutable` for a year, and `304` for a matching `If-None-Match` before
+/// anything is drawn. A bad value gets `400` and the one-line message of `tally render`.
+package struct ImageServer: Sendable {
+    /// The server's options (limits among them).
+    package let options: ServeOptions
+    /// Where PNG and PDF are drawn.
+    package let raster: RasterQueue
+    /// In every entity tag, so a new tally never answers 304 for an old image.
+    package let version: String
+
+    /// A server with these options; `version` is tally's own unless a test says otherwise.
+    package init(options: ServeOptions, version: String = TallyCommand.version) {
+        self.options = options
+        self.version = version
+        _ = ServerMetrics.registry   // before the first metric: one made earlier would stay a no-op
+        raster = RasterQueue(threads: options.rasterThreads, queue: options.queue, timeout: .seconds(options.timeout))
+    }
+
+    /// The router: `/`, `/healthz`, `/metrics`, `/describe/{count}` and `/{count}.{format}`, for
+    /// GET and HEAD, behind the request log and the metrics.
+    package func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/", method: method) { request, _ in headed(request, indexPage()) }
+            router.on("/healthz", method: method) { request, _ in
+                headed(request, Self.text(.ok, "ok\n", type: "text/plain; charset=utf-8", cache: "no-store"))
+            }
+            router.on("/metrics", method: method) { request, _ in headed(request, metrics()) }
+            router.on("/describe/:count", method: method) { request, context in
+                headed(request, describe(request, count: context.parameters.get("count") ?? ""))
+            }
+            router.on("/:file", method: method) { request, context in
+                headed(request, await image(request, file: context.parameters.get("file") ?? ""))
+            }
+        }
+        return router
+    }
+
+    /// HEAD gets GET's headers (Content-Length included) and no body.
+    private func headed(_ request: Request, _ response: Response) -> Response {
+        request.method == .head ? response.createHeadResponse() : response
+    }
+
+    // MARK: - Images
+
+    /// `GET /{count}.{svg|png|pdf|json}?{render options}`.
+    func image(_ request: Request, file: String) async -> Response {
+        guard let dot = file.lastIndex(of: "."),
+              let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased()) else {
+            return Self.notFound(request)
+        }
+        if let failure = Self.queryTooLong(request) { return failure }
+        guard let countText = URLText.percentDecoded(file[..<dot]) else {
+            return Self.error(.badRequest, "count '\(URLText.printable(file[..<dot]))' is not percent-encoded UTF-8")
+        }
+        let query: RenderQuery
+        do {
+            query = try RenderQuery(count: countText, format: format, parameters: try URLText.parameters(request.uri.query))
+        } catch {
+            return Self.error(.badRequest, error.message)
+        }
+        let tag = URLText.entityTag(for: query.canonicalKey, version: version)
+        var headers = Self.immutableHeaders(contentType: Self.contentType(format), tag: tag)
+        if format == .svg {
+            // An SVG opened on its own is a document: no scripts, no fetches, its own styles only.
+            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+        }
+        if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: tag) {
+            return Self.notModified(headers)
+        }
+        // The scene and the viewport first (cheap: marks grow with the digits), so the server's
+        // own cap is checked before a pixel is allocated.
+        let layout: (scene: Scene, viewport: Viewport, clean: Scene)
+        do {
+            layout = try Renderer.layout(query.count, query.settings)
+        } catch {
+            return Self.error(.badRequest, query.failure(error).message)
+        }
+        let longest = max(layout.viewport.width, layout.viewport.height)
+        guard longest <= Double(options.maxSize) else {
+            return Self.error(.badRequest, "the image would be \(Values.pixels(layout.viewport.width)) × \(Values.pixels(layout.viewport.height)) px; this server draws at most \(Values.pixels(Double(options.maxSize))) px a side (tally serve --max-size)")
+        }
+        let settings = query.settings
+        let bytes: [UInt8]
+        do {
+            if format.isBinary {
+                bytes = try await raster.run { try Renderer.render(layout, settings) }
+            } else {
+                bytes = try Renderer.render(layout, settings)
+            }
+        } catch RasterQueue.Refusal.busy {
+            return Self.unavailable("the server is drawing \(raster.capacity) PNG and PDF images already; retry in a second")
+        } catch RasterQueue.Refusal.timedOut {
+            return Self.unavailable("the image waited over \(Values.number(options.timeout)) s for a thread; retry in a second")
+        } catch let error as RenderError {
+            let failure = query.failure(error)
+            return Self.error(failure.code == .usage ? .badRequest : .internalServerError, failure.message)
+        } catch {
+            return Self.error(.serviceUnavailable, "the server is shutting down; retry in a second")
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `GET /describe/{count}?frame=F`: what `tally describe --json` prints.
+    func describe(_ request: Request, count raw: String) -> Response {
+        if let failure = Self.queryTooLong(request) { return failure }
+        guard let countText = URLText.percentDecoded(raw) else {
+            return Self.error(.badRequest, "count '\(URLText.printable(raw))' is not percent-encoded UTF-8")
+        }
+        let query: DescribeQuery
+        do {
+            query = try DescribeQuery(count: countText, parameters: try URLText.parameters(request.uri.query))
+        } catch {
+            return Self.error(.badRequest, error.message)
+        }
+        let tag = URLText.entityTag(for: query.canonicalKey, version: version)
+        let headers = Self.immutableHeaders(contentType: "application/json", tag: tag)
+        if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: tag) { return Self.notModified(headers) }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: query.json)))
+    }
+
+    // MARK: - Pages
+
+    /// `GET /`: what the URLs are, with one drawn.
+    func indexPage() -> Response {
+        var response = Self.text(.ok, IndexPage.html(version: version, maxSize: options.maxSize), type: "text/html; charset=utf-8", cache: "no-cache")
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"
+        return response
+    }
+
+    /// `GET /metrics`: Prometheus' text format.
+    func metrics() -> Response {
+        ServerMetrics.rasterInFlight.set(Int64(raster.count))
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
+    }
+
+    // MARK: - Responses
+
+    static func contentType(_ format: OutputFormat) -> String {
+        switch format {
+        case .svg: "image/svg+xml"
+        case .png: "image/png"
+        case .pdf: "application/pdf"
+        case .json: "application/json"
+        }
+    }
+
+    /// A URL always gives the same bytes: cache it anywhere, for a year, without asking again.
+    static func immutableHeaders(contentType: String, tag: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.eTag] = tag
+        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        headers[.xContentTypeOptions] = "nosniff"
+        return headers
+    }
+
+    /// `304`: the image's headers, no body and no Content-Length (RFC 9110 §8.6 allows only
+    /// the 200's length, which is not known without drawing it).
+    static func notModified(_ headers: HTTPFields) -> Response {
+        var response = Response(status: .notModified, headers: headers)
+        response.headers[.contentType] = nil
+        response.headers[.contentLength] = nil
+        return response
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String, type: String, cache: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = cache
+        headers[.xContentTypeOptions] = "nosniff"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// One line, as the command line writes it on stderr: `tally: error: …`.
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        text(status, "tally: error: \(message)\n", type: "text/plain; charset=utf-8", cache: "no-store")
+    }
+
+    static func unavailable(_ message: String) -> Response {
+        var response = error(.serviceUnavailable, message)
+        response.headers[.retryAfter] = "1"
+        return response
+    }
+
+    static func notFound(_ request: Request) -> Response {
+        error(.notFound, "no page at '\(URLText.printable(request.uri.path))'; images are /{count}.svg, .png, .pdf or .json, and / lists every URL")
+    }
+
+    /// `414` before a long query is parsed.
+    static func queryTooLong(_ request: Request) -> Response? {
+        let length = request.uri.query?.utf8.count ?? 0
+        guard length > URLText.maximumQueryBytes else { return nil }
+        return error(.uriTooLong, "the query is \(Words.grouped(UInt64(length))) bytes; at most \(Words.grouped(UInt64(URLText.maximumQueryBytes))) are allowed")
+    }
+}
+
+/// One log line per request, after its response: method, target, status, bytes and time.
+/// It also turns what the router throws (no route: 404) into tally's one-line errors, so every
+/// response, errors included, is logged and looks alike.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            response = ImageServer.notFound(request)
+        } catch let error as HTTPError {
+            response = ImageServer.error(error.status, error.body ?? error.status.reasonPhrase.lowercased())
+        } catch {
+            context.logger.error("\(URLText.printable(String(describing: error)))")
+            response = ImageServer.error(.internalServerError, "the server failed; this is a bug in tally")
+        }
+        if request.method == .head { response = response.createHeadResponse() }
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let bytes = response.headers[.contentLength] ?? "-"
+        context.logger.info("\(request.method) \(URLText.printable(request.uri.description)) \(response.status.code) \(bytes) B \(Values.number(milliseconds)) ms")
+        return response
+    }
+}
+
+/// The Prometheus registry behind swift-metrics, set up once per process.
+package enum ServerMetrics {
+    /// Every metric: Hummingbird's `hb_requests` (by route, method and status) and
+    /// `http_server_request_duration` (a latency histogram), and tally's own.
+    package static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Prometheus names allow [a-zA-Z0-9_:]; Hummingbird's labels use dots.
+        factory.nameAndLabelSanitizer = { name, labels in
+            (sanitized(name), labels.map { (sanitized($0.0), $0.1) })
+        }
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
+        ]
+        MetricsSystem.bootstrap(factory)
+        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "tally", metricName: "build_info", unitName: "info", helpText: "The tally version serving, as a label."),
+                           labels: [("version", TallyCommand.version)]).set(Int64(1))
+        return registry
+    }()
+
+    /// PNG and PDF requests being drawn or waiting, read when /metrics is.
+    static let rasterInFlight = registry.makeGauge(descriptor: MetricNameDescriptor(
+        namespace: "tally", metricName: "raster_in_flight", unitName: "requests", helpText: "PNG and PDF requests being drawn or waiting for a thread."))
+
+    static func sanitized(_ name: String) -> String {
+        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") ? $0 : "_" })
+    }
+}
+#endif

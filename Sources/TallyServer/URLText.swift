@@ -1,0 +1,102 @@
+import TallyCommands
+
+/// The text of a request URL: percent-decoding, the query's parameters, and the entity tag.
+///
+/// Written here rather than taken from Hummingbird's `URI.queryParameters`: that keeps a value
+/// whose percent-encoding is broken as it was, and leaves names encoded, where tally refuses
+/// such a value with a message naming it, as the command line refuses a bad argument.
+package enum URLText {
+    /// The longest query string read; longer ones are refused (414) before any is parsed.
+    package static let maximumQueryBytes = 2048
+
+    /// `%41` → `A`, and with `plusIsSpace` (query strings, as HTML forms send them) `+` → space.
+    /// Nil for a `%` not followed by two hex digits, or bytes that are not UTF-8.
+    package static func percentDecoded(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
+        let utf8 = Array(text.utf8)
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) else { return nil }
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// A query string's parameters in order, names and values decoded; `a&b=` gives `a` and `b`
+    /// with empty values. Empty pieces (`a&&b`) are skipped.
+    ///
+    /// - Throws: `CommandFailure` naming the first piece that does not decode.
+    package static func parameters(_ query: String?) throws(CommandFailure) -> [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        var parameters: [(name: String, value: String)] = []
+        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let equals = piece.firstIndex(of: "=")
+            let rawName = equals.map { piece[..<$0] } ?? piece
+            let rawValue = equals.map { piece[piece.index(after: $0)...] } ?? ""
+            guard let name = percentDecoded(rawName, plusIsSpace: true) else {
+                throw .usage("query parameter '\(printable(rawName))' is not percent-encoded UTF-8")
+            }
+            guard let value = percentDecoded(rawValue, plusIsSpace: true) else {
+                throw .usage("query parameter '\(printable(name))' '\(printable(rawValue))' is not percent-encoded UTF-8")
+            }
+            parameters.append((name, value))
+        }
+        return parameters
+    }
+
+    /// A strong entity tag for a response that the key and the tally version decide: FNV-1a
+    /// over both, twice with different offsets, as 32 hex digits in quotes.
+    package static func entityTag(for key: String, version: String) -> String {
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in version.utf8 + [0] + key.utf8 {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = second ^ (second >> 29)
+        }
+        return "\"" + hex(first) + hex(second) + "\""
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+
+    /// Whether `If-None-Match` names this tag (weak comparison, as RFC 9110 §13.1.2 asks: `W/`
+    /// is ignored), or is `*`.
+    package static func ifNoneMatch(_ header: String?, matches tag: String) -> Bool {
+        guard let header else { return false }
+        for candidate in header.split(separator: ",") {
+            var candidate = candidate.trimmingPrefix(while: \.isWhitespace)
+            while candidate.last?.isWhitespace == true { candidate.removeLast() }
+            if candidate == "*" { return true }
+            if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
+            if candidate == tag { return true }
+        }
+        return false
+    }
+
+    /// Text the client sent, safe for a message or a log line: control characters escaped and
+    /// the length bounded, as the command line quotes its arguments.
+    package static func printable(_ text: some StringProtocol) -> String { Values.printable(String(text)) }
+}

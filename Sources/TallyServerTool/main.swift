@@ -1,0 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TallyServer
+
+// `tally-server`, run by `tally serve`: the options are tally serve's.
+exit(await ServerMain.main(arguments: Array(CommandLine.arguments.dropFirst())))
