@@ -48,7 +48,7 @@ enum IndexPage {
         <li><code>/describe/{count}</code>: its structure as JSON (<code>?frame=</code> as for images)</li>
         <li><code>/healthz</code>: <code>ok</code> while the server runs; <code>/metrics</code>: Prometheus metrics</li>
         </ul>
-        <p>In a page: <code>&lt;img src="https://your.host\(example)" alt="1,234 tally marks"&gt;</code></p>
+        <p>In a page: <code>&lt;img src=&quot;https://your.host\(example)&quot; alt=&quot;1,234 tally marks&quot;&gt;</code></p>
         <h2>Query parameters</h2>
         <p>The options of <code>tally render</code>, by the same names and values; a bad value gets 400
         and the message the command line would print.</p>

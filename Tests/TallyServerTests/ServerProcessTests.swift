@@ -1,0 +1,198 @@
+#if Server
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import TallyTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `tally serve` (tally executes tally-server), on an ephemeral loopback port.
+final class RunningServer: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let log: URL
+
+    /// Starts the server and waits (at most 30 s) for the line that names its port.
+    init(_ arguments: [String]) throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = TallyProcess.executable
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        // A server that never says where it listens is killed, which ends the read below.
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        watchdog.cancel()
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "listening on http://127.0.0.1:"),
+              let port = Int(text[range.upperBound...].prefix(while: \.isNumber)) else {
+            process.terminate()
+            throw ServerStartFailure(output: text + (try String(contentsOf: log, encoding: .utf8)))
+        }
+        self.port = port
+    }
+
+    struct ServerStartFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "tally serve did not start: \(output)" }
+    }
+
+    func client() -> TestClient {
+        let client = TestClient(host: "127.0.0.1", port: port)
+        client.connect()
+        return client
+    }
+
+    /// Waits for the process to end (at most `seconds`), or kills it and returns nil.
+    func waitForExit(seconds: Double) async throws -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    var logLines: [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: log)
+    }
+}
+
+/// Whether something accepts connections on the loopback port.
+func somethingListens(on port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    return result == 0
+}
+
+/// Whether a new server could listen on the port (SO_REUSEADDR, as servers set it, so the
+/// closed connections' TIME_WAIT does not count).
+func portIsFree(_ port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var yes: Int32 = 1
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    return bound == 0 && listen(socket, 1) == 0
+}
+
+@Suite(.serialized) struct ServerProcessTests {
+    /// The acceptance, over loopback: the command line's bytes, 304 on the ETag, 400 for
+    /// -1 with one line, and the server still up; one log line per request.
+    @Test func servesTheCommandLinesBytesOverLoopback() async throws {
+        let server = try RunningServer([])
+        let client = server.client()
+        var requests = 0
+        let image = try await client.get("/1234.svg?theme=auto")
+        requests += 1
+        #expect(image.status == .ok)
+        let expected = try TallyProcess.run(["render", "1234", "--theme", "auto", "-f", "svg"])
+        #expect(image.body.map { Data(buffer: $0) } == expected.stdout)
+        let tag = try #require(image.headers[.eTag])
+        let again = try await client.get("/1234.svg?theme=auto", headers: [.ifNoneMatch: tag])
+        requests += 1
+        #expect(again.status == .notModified)
+        #expect((again.body?.readableBytes ?? 0) == 0)
+        let head = try await client.head("/1234.svg?theme=auto")
+        requests += 1
+        #expect(head.status == .ok)
+        #expect(head.headers[.contentLength] == String(expected.stdout.count))
+        let bad = try await client.get("/-1.svg")
+        requests += 1
+        #expect(bad.status == .badRequest)
+        let message = bad.body.map { String(buffer: $0) } ?? ""
+        #expect(message == "tally: error: count '-1' is negative; it must be a whole number from 0 to 9,223,372,036,854,775,807\n")
+        let health = try await client.get("/healthz")
+        requests += 1
+        #expect(health.status == .ok, "the server stays up after a bad request")
+        try await client.shutdown()
+        kill(server.process.processIdentifier, SIGINT)
+        #expect(try await server.waitForExit(seconds: 20) == 0, "SIGINT stops it cleanly")
+        let requestLines = server.logLines.filter { $0.contains("[TallyServer] GET /") || $0.contains("[TallyServer] HEAD /") }
+        #expect(requestLines.count == requests, "one log line per request: \(server.logLines)")
+        #expect(requestLines.contains { $0.hasSuffix(" ms") && $0.contains("GET /-1.svg 400 ") })
+    }
+
+    /// SIGTERM while a large PNG is being drawn: the PNG is delivered whole, then the server
+    /// exits 0 and the port is free.
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG)"))
+    func sigtermLetsTheRequestInFlightFinish() async throws {
+        let server = try RunningServer(["--max-size", "8192", "--jobs", "1"])
+        let slowURI = "/9223372036854775807.png?size=8192&caption"
+        let watcher = server.client()
+        var finished: TestClient.Response?
+        // The gauge of raster work says when the PNG is being drawn; a PNG that finished before
+        // the watcher looked is simply asked for again.
+        attempts: for _ in 0..<5 {
+            let slow = Task {
+                let client = server.client()
+                defer { Task { try? await client.shutdown() } }
+                return try await client.get(slowURI)
+            }
+            for _ in 0..<2000 {
+                let metrics = try await watcher.get("/metrics")
+                if metrics.body.map({ String(buffer: $0) })?.contains("tally_raster_in_flight_requests 1.0") == true {
+                    try await watcher.shutdown()
+                    kill(server.process.processIdentifier, SIGTERM)
+                    finished = try await slow.value
+                    break attempts
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            _ = try await slow.value
+        }
+        let response = try #require(finished, "the PNG was never seen in flight")
+        #expect(response.status == .ok)
+        let body = try #require(response.body)
+        #expect(Array(body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a whole PNG")
+        #expect(response.headers[.contentLength] == String(body.readableBytes))
+        #expect(try await server.waitForExit(seconds: 20) == 0, "exit 0 after a graceful stop")
+        #expect(!somethingListens(on: server.port), "nothing listens on the port")
+        #expect(portIsFree(server.port), "the port can be bound again")
+    }
+
+    @Test func startUpErrorsAreOneLine() throws {
+        // A port that is taken: exit 74, one line naming it.
+        let holder = try RunningServer([])
+        let taken = try TallyProcess.run(["serve", "--host", "127.0.0.1", "--port", String(holder.port)])
+        expectOneLineError(taken, status: 74, mentioning: "cannot serve on 127.0.0.1:\(holder.port)")
+        kill(holder.process.processIdentifier, SIGTERM)
+        // Bad options: 64, the parser's words in ours.
+        expectOneLineError(try TallyProcess.run(["serve", "--port", "70000"]), status: 64, mentioning: "--port '70000'")
+        expectOneLineError(try TallyProcess.run(["serve", "--max-size", "0"]), status: 64, mentioning: "--max-size '0'")
+        expectOneLineError(try TallyProcess.run(["serve", "--log-level", "loud"]), status: 64, mentioning: "--log-level 'loud'")
+        expectOneLineError(try TallyProcess.run(["serve", "--timeout", "nan"]), status: 64, mentioning: "--timeout")
+    }
+}
+#endif
