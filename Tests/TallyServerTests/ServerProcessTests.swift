@@ -76,18 +76,22 @@ final class RunningServer: @unchecked Sendable {
     }
 }
 
-/// Whether something accepts connections on the loopback port.
-func somethingListens(on port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
+/// 127.0.0.1:port as the socket calls take it.
+func withLoopbackAddress(_ port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    return result == 0
+}
+
+/// Whether something accepts connections on the loopback port.
+func somethingListens(on port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    return withLoopbackAddress(port) { connect(socket, $0, $1) } == 0
 }
 
 /// Whether a new server could listen on the port (SO_REUSEADDR, as servers set it, so the
@@ -97,14 +101,7 @@ func portIsFree(_ port: Int) -> Bool {
     defer { close(socket) }
     var yes: Int32 = 1
     setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    return bound == 0 && listen(socket, 1) == 0
+    return withLoopbackAddress(port) { bind(socket, $0, $1) } == 0 && listen(socket, 1) == 0
 }
 
 @Suite(.serialized) struct ServerProcessTests {
