@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-compare release readme-check install docs test-without-cairo clean
+.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
 
 all: build
 
@@ -118,6 +118,11 @@ bench: deps
 
 # Side by side in one run, as ratios: tally against per-file loops, rsvg-convert, optipng and
 # qrencode, and -j 1 against -j 2.
+# tally serve against nginx serving the same bytes, with wrk over loopback (BENCHMARKS.md).
+bench-serve: deps
+	@scripts/install-deps bench-serve
+	SWIFT=$(SWIFT) scripts/bench-serve
+
 bench-compare: deps
 	@scripts/install-deps bench
 	SWIFT=$(SWIFT) scripts/bench-compare
@@ -147,15 +152,18 @@ install: release man completions
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 .build/release/tally $(DESTDIR)$(PREFIX)/bin/tally
+	@# tally serve runs tally-server from tally's own folder.
+	install -m 0755 .build/release/tally-server $(DESTDIR)$(PREFIX)/bin/tally-server
 	install -m 0644 share/man/tally.1 $(DESTDIR)$(PREFIX)/share/man/man1/tally.1
 	install -m 0644 share/completions/tally.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tally
 	install -m 0644 share/completions/_tally $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tally
 	install -m 0644 share/completions/tally.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tally.fish
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/tally, its man page and completions"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/tally, tally-server (tally serve), the man page and completions"
 
-# A release tally (static Swift runtime on Linux: a third less start-up).
+# A release tally and tally-server (static Swift runtime on Linux: a third less start-up).
 release: deps
 	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally
+	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally-server
 
 clean:
 	rm -rf .build out share
