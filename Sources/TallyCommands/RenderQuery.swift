@@ -3,27 +3,51 @@ import TallyGeometry
 import TallyRender
 import TallyStyle
 
-/// A URL's query as `tally render` options: what `tally serve` draws for
-/// `GET /{count}.{format}?{parameters}`.
+/// A render URL, `GET /{count}.{format}?{parameters}`: the count and the options of
+/// `tally render` that the query gives.
+package struct RenderQuery: Sendable {
+    /// The count, checked.
+    package let count: TallyCount
+    /// The query's options.
+    package let options: RenderOptions
+    /// Every setting, checked; `format` from the URL's extension.
+    package var settings: RenderSettings { options.settings }
+    /// The count and the settings in one canonical line, so equal images have equal keys
+    /// however the URL spelled them (`0137`, `size=0512`, `theme=auto&size=512`).
+    package var canonicalKey: String { "count=\(count.value);" + options.canonicalKey }
+
+    /// The count checked as `tally render` checks it, with its messages, and the options.
+    package init(count text: String, options: RenderOptions) throws(CommandFailure) {
+        count = try Values.count(text)
+        self.options = options
+    }
+
+    /// A count, a format and query parameters (already percent-decoded), all checked.
+    package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)]) throws(CommandFailure) {
+        count = try Values.count(text)
+        options = try RenderOptions(format: format, parameters: parameters)
+    }
+
+    /// The one-line message `tally render` gives when the renderer refuses these settings
+    /// (a side beyond the limits, `animate` on PNG, a count beyond its frame).
+    package func failure(_ error: RenderError) -> CommandFailure { options.drawing.failure(error) }
+}
+
+/// A URL's query as `tally render` options.
 ///
 /// Each parameter is the render option of the same name (`size=512` is `--size 512`), so the
 /// server accepts exactly what the command line accepts and refuses the rest with the command
 /// line's own one-line message: the parameters become the arguments of `tally render` and go
-/// through the same checks and the same parser.
-package struct RenderQuery: Sendable {
-    /// The count, checked.
-    package let count: TallyCount
-    /// Every setting, checked; `format` from the URL's extension.
+/// through the same checks and the same parser. The parser reflects over the options, which
+/// costs more than drawing an SVG, so the server keeps what a query string parsed to
+/// (`OptionsCache`); the count is read on its own.
+package struct RenderOptions: Sendable {
+    /// Every setting but the count, checked; `format` from the URL's extension.
     package let settings: RenderSettings
-    /// The settings in one canonical line (names sorted, values as parsed), so equal images
-    /// have equal keys however the URL spelled them (`size=0512`, `theme=auto&size=512`).
+    /// The settings in one canonical line (values as parsed, in a fixed order).
     package let canonicalKey: String
     /// The options as parsed, for the messages of settings the renderer refuses.
     let drawing: DrawingOptions
-
-    /// The one-line message `tally render` gives when the renderer refuses these settings
-    /// (a side beyond the limits, `animate` on PNG, a count beyond its frame).
-    package func failure(_ error: RenderError) -> CommandFailure { drawing.failure(error) }
 
     /// The query parameters a render URL takes, each the render option of the same name.
     package static let valueParameters = ["size", "width", "height", "scale", "padding", "theme", "style", "seed", "fit",
@@ -33,17 +57,16 @@ package struct RenderQuery: Sendable {
     /// At most this many parameters, before any is read.
     package static let maximumParameters = 32
 
-    /// Reads a render URL's count, format and query parameters (already percent-decoded).
+    /// Reads a render URL's query parameters (already percent-decoded) for a format.
     ///
     /// - Throws: `CommandFailure` with the message `tally render` gives for the same values, or
     ///   one naming an unknown or repeated parameter.
-    package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)]) throws(CommandFailure) {
+    package init(format: OutputFormat, parameters: [(name: String, value: String)]) throws(CommandFailure) {
         guard parameters.count <= Self.maximumParameters else {
             throw .usage("\(parameters.count) query parameters; at most \(Self.maximumParameters) are allowed")
         }
-        // Options first and the count after `--`, so no count or value is ever read as an option
-        // (`--help.svg`); each value joined to its name, except a negative number, which gets
-        // the command line's own "is negative" message.
+        // Each value joined to its name, so no value is ever read as an option (`label=--help`),
+        // except a negative number, which gets the command line's own "is negative" message.
         var arguments = ["render"]
         var seen: [String] = []
         for (name, value) in parameters {
@@ -61,9 +84,9 @@ package struct RenderQuery: Sendable {
                 throw .usage(Self.unknownParameter(name))
             }
         }
-        arguments += ["--", text]
-        // The command line's own path: the same checks in the same order, the same messages.
-        let checked = TallyCommand.joiningTextValues(arguments)
+        // The command line's own path: the same checks in the same order, the same messages
+        // (a placeholder count after `--`; the URL's count is checked on its own).
+        let checked = TallyCommand.joiningTextValues(arguments + ["--", "0"])
         try TallyCommand.rejectNegativeNumbers(checked)
         let render: Render
         do {
@@ -71,10 +94,9 @@ package struct RenderQuery: Sendable {
         } catch {
             throw .usage(TallyCommand.parserMessage(Render.message(for: error)))
         }
-        count = try Values.count(render.count)
         settings = try render.drawing.settings(format: format)
         drawing = render.drawing
-        canonicalKey = Self.canonicalKey(count, settings)
+        canonicalKey = Self.canonicalKey(settings)
     }
 
     /// The message for a parameter no render option has, with the closest one.
@@ -86,8 +108,8 @@ package struct RenderQuery: Sendable {
     }
 
     /// One line that names every setting, in a fixed order, with values as parsed.
-    static func canonicalKey(_ count: TallyCount, _ settings: RenderSettings) -> String {
-        var key = "count=\(count.value);format=\(settings.format.rawValue)"
+    static func canonicalKey(_ settings: RenderSettings) -> String {
+        var key = "format=\(settings.format.rawValue)"
         switch settings.side {
         case .longer(let value)?: key += ";size=\(value)"
         case .width(let value)?: key += ";width=\(value)"

@@ -21,6 +21,8 @@ package struct ImageServer: Sendable {
     package let raster: RasterQueue
     /// In every entity tag, so a new tally never answers 304 for an old image.
     package let version: String
+    /// What each query string parsed to.
+    package let optionsCache = OptionsCache()
 
     /// A server with these options; `version` is tally's own unless a test says otherwise.
     package init(options: ServeOptions, version: String = TallyCommand.version) {
@@ -69,9 +71,10 @@ package struct ImageServer: Sendable {
         guard let countText = URLText.percentDecoded(file[..<dot]) else {
             return Self.error(.badRequest, "count '\(URLText.printable(file[..<dot]))' is not percent-encoded UTF-8")
         }
+        // The count first, as it comes first in the URL; then the options, parsed once per query.
         let query: RenderQuery
         do {
-            query = try RenderQuery(count: countText, format: format, parameters: try URLText.parameters(request.uri.query))
+            query = try RenderQuery(count: countText, options: try optionsCache.options(format: format, query: request.uri.query).get())
         } catch {
             return Self.error(.badRequest, error.message)
         }

@@ -256,6 +256,9 @@ enum Pinned {
         let holder = Task { try await queue.run { release.wait() } }
         try await release.waitUntilEntered()
         let waiting = Task { try await queue.run { 42 } }
+        // Admitted (so its wait has begun), then kept waiting well past the timeout.
+        for _ in 0..<1000 where queue.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(queue.count == 2)
         try await Task.sleep(for: .milliseconds(200))
         release.open()
         _ = try await holder.value
@@ -334,6 +337,27 @@ final class Gate: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         Issue.record("the raster job never started")
+    }
+}
+#endif
+
+#if Server
+@Suite struct OptionsCacheTests {
+    @Test func aQueryIsParsedOnceAndTheCacheIsBounded() throws {
+        let cache = OptionsCache(limit: 3)
+        let first = try cache.options(format: .svg, query: "size=512&theme=auto").get()
+        let again = try cache.options(format: .svg, query: "size=512&theme=auto").get()
+        #expect(first.canonicalKey == again.canonicalKey)
+        #expect(cache.count == 1)
+        // The format is part of the key: the same query for PNG is another entry.
+        #expect(try cache.options(format: .png, query: "size=512&theme=auto").get().settings.format == .png)
+        // Failures are kept, with their message.
+        for _ in 0..<2 {
+            #expect(throws: CommandFailure.self) { try cache.options(format: .svg, query: "size=-5").get() }
+        }
+        #expect(cache.count == 3)
+        _ = cache.options(format: .svg, query: "size=7")
+        #expect(cache.count == 1, "full: it starts again empty")
     }
 }
 #endif
