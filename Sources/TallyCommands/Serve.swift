@@ -27,6 +27,10 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.", valueName: "n"))
     package var queue = 256
 
+    /// Memory for images already drawn.
+    @Option(name: .customLong("cache-size"), help: ArgumentHelp("MiB of images already drawn to keep and send again instead of redrawing; 0 turns the cache off.", valueName: "MiB"))
+    package var cacheSize = 32
+
     /// How long a request may take.
     @Option(help: ArgumentHelp("Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.", valueName: "s"))
     package var timeout = 30.0
@@ -56,6 +60,9 @@ package struct ServeOptions: ParsableArguments, Sendable {
         guard (0...100_000).contains(queue) else {
             throw ValidationError("--queue '\(queue)' is out of range; use 0 to 100000")
         }
+        guard (0...4096).contains(cacheSize) else {
+            throw ValidationError("--cache-size '\(cacheSize)' is out of range; use 0 to 4096 MiB")
+        }
         guard Self.logLevels.contains(logLevel) else {
             throw ValidationError("--log-level '\(Values.printable(logLevel))' is not allowed; use \(Self.logLevels.dropLast().joined(separator: ", ")) or critical")
         }
@@ -69,7 +76,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
 
     /// The options as arguments, each given explicitly, for `tally-server`.
     var arguments: [String] {
-        var arguments = ["--host=\(host)", "--port=\(port)", "--max-size=\(maxSize)", "--queue=\(queue)",
+        var arguments = ["--host=\(host)", "--port=\(port)", "--max-size=\(maxSize)", "--queue=\(queue)", "--cache-size=\(cacheSize)",
                          "--timeout=\(Values.number(timeout))", "--log-level=\(logLevel)"]
         if let jobs { arguments.append("--jobs=\(jobs)") }
         return arguments

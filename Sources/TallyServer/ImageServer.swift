@@ -23,12 +23,15 @@ package struct ImageServer: Sendable {
     package let version: String
     /// What each query string parsed to.
     package let optionsCache = OptionsCache()
+    /// Images already drawn.
+    package let responses: ResponseCache
 
     /// A server with these options; `version` is tally's own unless a test says otherwise.
     package init(options: ServeOptions, version: String = TallyCommand.version) {
         self.options = options
         self.version = version
         _ = ServerMetrics.registry   // before the first metric: one made earlier would stay a no-op
+        responses = ResponseCache(budgetBytes: options.cacheSize << 20)
         raster = RasterQueue(threads: options.rasterThreads, queue: options.queue, timeout: .seconds(options.timeout))
     }
 
@@ -87,6 +90,11 @@ package struct ImageServer: Sendable {
         if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: tag) {
             return Self.notModified(headers)
         }
+        let key = query.canonicalKey
+        if let body = responses.body(for: key) {
+            ServerMetrics.cacheHits.increment()
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        }
         // The scene and the viewport first (cheap: marks grow with the digits), so the server's
         // own cap is checked before a pixel is allocated.
         let layout: (scene: Scene, viewport: Viewport, clean: Scene)
@@ -117,7 +125,9 @@ package struct ImageServer: Sendable {
         } catch {
             return Self.error(.serviceUnavailable, "the server is shutting down; retry in a second")
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        let body = ByteBuffer(bytes: bytes)
+        responses.keep(body, for: key)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// `GET /describe/{count}?frame=F`: what `tally describe --json` prints.
@@ -263,6 +273,9 @@ package enum ServerMetrics {
                            labels: [("version", TallyCommand.version)]).set(Int64(1))
         return registry
     }()
+
+    /// Images sent from the response cache instead of drawn.
+    static let cacheHits = Counter(label: "tally_response_cache_hits")
 
     /// PNG and PDF requests being drawn or waiting, read when /metrics is.
     static let rasterInFlight = registry.makeGauge(descriptor: MetricNameDescriptor(

@@ -54,7 +54,7 @@ package enum ServerMain {
 
     #if Server
     static func serve(_ options: ServeOptions) async -> Int32 {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        LoggingSystem.bootstrap { label in ServerLogHandler(label: label) }
         var logger = Logger(label: "tally-server")
         logger.logLevel = Logger.Level(rawValue: options.logLevel) ?? .info
         let server = ImageServer(options: options)

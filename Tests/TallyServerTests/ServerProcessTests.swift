@@ -136,9 +136,10 @@ func portIsFree(_ port: Int) -> Bool {
         try await client.shutdown()
         kill(server.process.processIdentifier, SIGINT)
         #expect(try await server.waitForExit(seconds: 20) == 0, "SIGINT stops it cleanly")
-        let requestLines = server.logLines.filter { $0.contains("[TallyServer] GET /") || $0.contains("[TallyServer] HEAD /") }
+        let requestLines = server.logLines.filter { $0.contains(" info tally-server: GET /") || $0.contains(" info tally-server: HEAD /") }
         #expect(requestLines.count == requests, "one log line per request: \(server.logLines)")
         #expect(requestLines.contains { $0.hasSuffix(" ms") && $0.contains("GET /-1.svg 400 ") })
+        #expect(server.logLines.allSatisfy { $0.first?.isNumber == true && $0.dropFirst(19).hasPrefix("Z ") }, "each line starts with a UTC time")
     }
 
     /// SIGTERM while a large PNG is being drawn: the PNG is delivered whole, then the server

@@ -361,3 +361,39 @@ final class Gate: @unchecked Sendable {
     }
 }
 #endif
+
+#if Server
+@Suite struct ResponseCacheTests {
+    @Test func keepsUpToItsBudgetAndDropsTheOldestFirst() {
+        let cache = ResponseCache(budgetBytes: 8000)
+        for index in 0..<20 { cache.keep(ByteBuffer(repeating: UInt8(index), count: 500), for: "key\(index)") }
+        #expect(cache.bytes <= 8000)
+        #expect(cache.body(for: "key0") == nil, "the oldest left first")
+        #expect(cache.body(for: "key19") == ByteBuffer(repeating: 19, count: 500))
+        #expect(cache.count == 15, "20 × 504 bytes in 8,000: the first 5 left")
+        cache.keep(ByteBuffer(repeating: 1, count: 1001), for: "big")
+        #expect(cache.body(for: "big") == nil, "over an eighth of the budget: never kept")
+        let off = ResponseCache(budgetBytes: 0)
+        off.keep(ByteBuffer(repeating: 1, count: 10), for: "a")
+        #expect(off.body(for: "a") == nil && off.count == 0)
+    }
+
+    @Test func aCachedImageIsTheSameBytes() async throws {
+        let (server, app) = try testApplication()
+        try await app.test(.router) { client in
+            let first = try await client.execute(uri: "/137.svg?theme=dark", method: .get)
+            #expect(server.responses.count == 1)
+            let second = try await client.execute(uri: "/0137.svg?theme=dark", method: .get)
+            #expect(server.responses.count == 1, "the same settings: served from the cache")
+            #expect(second.bytes == first.bytes)
+            #expect(second.headers[.eTag] == first.headers[.eTag])
+        }
+        let (uncached, app2) = try testApplication { $0.cacheSize = 0 }
+        try await app2.test(.router) { client in
+            let response = try await client.execute(uri: "/137.svg", method: .get)
+            #expect(response.status == .ok)
+            #expect(uncached.responses.count == 0, "--cache-size 0 keeps nothing")
+        }
+    }
+}
+#endif
