@@ -81,7 +81,8 @@ package struct ImageServer: Sendable {
         } catch {
             return Self.error(.badRequest, error.message)
         }
-        let tag = URLText.entityTag(for: query.canonicalKey, version: version)
+        let key = query.canonicalKey
+        let tag = URLText.entityTag(for: key, version: version)
         var headers = Self.immutableHeaders(contentType: Self.contentType(format), tag: tag)
         if format == .svg {
             // An SVG opened on its own is a document: no scripts, no fetches, its own styles only.
@@ -90,7 +91,6 @@ package struct ImageServer: Sendable {
         if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: tag) {
             return Self.notModified(headers)
         }
-        let key = query.canonicalKey
         if let body = responses.body(for: key) {
             ServerMetrics.cacheHits.increment()
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))

@@ -69,11 +69,14 @@ package enum URLText {
     package static func entityTag(for key: String, version: String) -> String {
         var first: UInt64 = 0xcbf2_9ce4_8422_2325
         var second: UInt64 = 0x6c62_272e_07bb_0142
-        for byte in version.utf8 + [0] + key.utf8 {
+        func mix(_ byte: UInt8) {
             first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             second = second ^ (second >> 29)
         }
+        version.utf8.forEach(mix)
+        mix(0)
+        key.utf8.forEach(mix)
         return "\"" + hex(first) + hex(second) + "\""
     }
 

@@ -18,9 +18,11 @@ final class RunningServer: @unchecked Sendable {
     /// Starts the server and waits (at most 30 s) for the line that names its port.
     init(_ arguments: [String]) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = TallyProcess.executable
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        // A long idle timeout: under a loaded test run, a test's task may wait its turn for
+        // many seconds between two requests, and the server must not close on it meanwhile.
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--timeout", "600"] + arguments
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: log)
@@ -50,7 +52,7 @@ final class RunningServer: @unchecked Sendable {
     }
 
     func client() -> TestClient {
-        let client = TestClient(host: "127.0.0.1", port: port)
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120)))
         client.connect()
         return client
     }
