@@ -9,7 +9,6 @@ import Darwin
 import Hummingbird
 import Logging
 import NIOCore
-import NIOPosix
 import ServiceLifecycle
 #endif
 
@@ -27,15 +26,6 @@ struct ServerCommand: ParsableCommand {
 /// The server's entry point: parse, listen, serve until SIGINT or SIGTERM, then finish the
 /// requests in flight and exit.
 package enum ServerMain {
-    /// Runs Swift concurrency's jobs on NIO's event loops, so a request does not hop between
-    /// the loop that reads it and the pool that answers it (SwiftNIO's own remedy for those
-    /// thread switches). Call first, on the main thread, before anything is awaited.
-    package static func prepare() {
-        #if Server
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        #endif
-    }
-
     /// Runs the server and returns the process's exit code: 0 after a graceful stop, 64 for a
     /// bad option, 74 when it cannot listen (the port is taken, the address is not local).
     package static func main(arguments: [String]) async -> Int32 {

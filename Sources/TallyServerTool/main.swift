@@ -6,5 +6,4 @@ import Darwin
 import TallyServer
 
 // `tally-server`, run by `tally serve`: the options are tally serve's.
-ServerMain.prepare()
 exit(await ServerMain.main(arguments: Array(CommandLine.arguments.dropFirst())))
