@@ -235,7 +235,13 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         var response: Response
         do {
-            response = try await next(request, context)
+            if request.method == .get || request.method == .head {
+                response = try await next(request, context)
+            } else {
+                // Every URL here is read-only: say so, rather than "no page".
+                response = ImageServer.error(.methodNotAllowed, "method \(URLText.printable(request.method.rawValue)) is not allowed; tally serve answers GET and HEAD")
+                response.headers[.allow] = "GET, HEAD"
+            }
         } catch let error as HTTPError where error.status == .notFound {
             response = ImageServer.notFound(request)
         } catch let error as HTTPError {

@@ -207,6 +207,16 @@ enum Pinned {
         #expect(response.text.split(separator: "\n").count == 1)
     }
 
+    @Test(arguments: [HTTPRequest.Method.post, .put, .delete, .options, .patch])
+    func otherMethodsAre405(_ method: HTTPRequest.Method) async throws {
+        for uri in ["/1234.svg", "/", "/nope"] {
+            let response = try await fetch(uri, method: method)
+            #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+            #expect(response.headers[.allow] == "GET, HEAD")
+            #expect(response.text == "tally: error: method \(method.rawValue) is not allowed; tally serve answers GET and HEAD\n")
+        }
+    }
+
     @Test func theServersSizeCapComesBeforeAnyWork() async throws {
         // The default cap is 4,096 px a side, after scale and whichever side was given.
         #expect(try await fetch("/5.svg?size=4096").status == .ok)
@@ -238,7 +248,20 @@ enum Pinned {
         let holder = Task { try await server.raster.run { release.wait() } }
         try await release.waitUntilEntered()
         try await app.test(.router) { client in
-            let busy = try await client.execute(uri: "/5.png", method: .get)
+            // Refused at once; a request that waited instead would block here until released,
+            // so give it 10 s, then release the place and fail.
+            let answered = Gate()
+            let request = Task {
+                let response = try await client.execute(uri: "/5.png", method: .get)
+                answered.open()
+                return response
+            }
+            for _ in 0..<1000 where !answered.isOpened { try await Task.sleep(for: .milliseconds(10)) }
+            if !answered.isOpened {
+                Issue.record("a PNG request over the limit waited instead of getting 503")
+                release.open()
+            }
+            let busy = try await request.value
             #expect(busy.status == .serviceUnavailable)
             #expect(busy.headers[.retryAfter] == "1")
             #expect(busy.text.hasPrefix("tally: error: the server is drawing 1 PNG"))
@@ -315,6 +338,12 @@ final class Gate: @unchecked Sendable {
         condition.broadcast()
         while !isOpen { condition.wait() }
         condition.unlock()
+    }
+
+    var isOpened: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isOpen
     }
 
     private var hasEntered: Bool {
