@@ -22,12 +22,6 @@ package struct RenderQuery: Sendable {
         self.options = options
     }
 
-    /// A count, a format and query parameters (already percent-decoded), all checked.
-    package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)]) throws(CommandFailure) {
-        count = try Values.count(text)
-        options = try RenderOptions(format: format, parameters: parameters)
-    }
-
     /// The one-line message `tally render` gives when the renderer refuses these settings
     /// (a side beyond the limits, `animate` on PNG, a count beyond its frame).
     package func failure(_ error: RenderError) -> CommandFailure { options.drawing.failure(error) }
