@@ -307,8 +307,8 @@ enum Pinned {
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             let text = metrics.text
-            #expect(text.contains("hb_requests{http_route=\"/healthz\",http_request_method=\"GET\",http_response_status_code=\"200\"}"))
-            #expect(text.contains("hb_requests{http_route=\"/{file}\",http_request_method=\"GET\",http_response_status_code=\"400\"}"))
+            #expect(text.contains("http_server_requests{http_route=\"/healthz\",http_request_method=\"GET\",http_response_status_code=\"200\"}"))
+            #expect(text.contains("http_server_requests{http_route=\"/{file}\",http_request_method=\"GET\",http_response_status_code=\"400\"}"))
             #expect(text.contains("# TYPE http_server_request_duration histogram"))
             #expect(text.contains("http_server_request_duration_bucket{http_route=\"/{file}\""))
             #expect(text.contains("tally_build_info_info{version=\"\(TallyCommand.version)\"} 1"))
