@@ -41,25 +41,21 @@ package struct ImageServer: Sendable {
     package func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: RequestRecorder())
+        // HEAD takes GET's route; `RequestRecorder` drops the body and keeps the headers.
         for method in [HTTPRequest.Method.get, .head] {
-            router.on("/", method: method) { request, _ in headed(request, indexPage()) }
-            router.on("/healthz", method: method) { request, _ in
-                headed(request, Self.text(.ok, "ok\n", type: "text/plain; charset=utf-8", cache: "no-store"))
+            router.on("/", method: method) { _, _ in indexPage() }
+            router.on("/healthz", method: method) { _, _ in
+                Self.text(.ok, "ok\n", type: "text/plain; charset=utf-8", cache: "no-store")
             }
-            router.on("/metrics", method: method) { request, _ in headed(request, metrics()) }
+            router.on("/metrics", method: method) { _, _ in metrics() }
             router.on("/describe/:count", method: method) { request, context in
-                headed(request, describe(request, count: context.parameters.get("count") ?? ""))
+                describe(request, count: context.parameters.get("count") ?? "")
             }
             router.on("/:file", method: method) { request, context in
-                headed(request, await image(request, file: context.parameters.get("file") ?? ""))
+                await image(request, file: context.parameters.get("file") ?? "")
             }
         }
         return router
-    }
-
-    /// HEAD gets GET's headers (Content-Length included) and no body.
-    private func headed(_ request: Request, _ response: Response) -> Response {
-        request.method == .head ? response.createHeadResponse() : response
     }
 
     // MARK: - Images
@@ -257,6 +253,7 @@ struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
             context.logger.error("\(URLText.printable(String(describing: error)))")
             response = ImageServer.error(.internalServerError, "the server failed; this is a bug in tally")
         }
+        // HEAD gets GET's headers (Content-Length included) and no body.
         if request.method == .head { response = response.createHeadResponse() }
         let elapsed = ContinuousClock.now - start
         ServerMetrics.requests.record(route: context.endpointPath ?? "unknown", method: request.method, status: response.status.code, elapsed)
