@@ -28,12 +28,19 @@ struct Describe: ParsableCommand {
     var frame: String?
 
     func run() throws {
-        let count = try Values.count(count)
-        let level = try frame.map { text throws(CommandFailure) in try Values.frame(text) }
-        if let level, level.capacity < count.value { throw Values.countBeyondFrame(count, level, frame ?? "") }
+        let (count, level) = try Self.checked(count: count, frame: frame)
         let text = json ? DescriptionJSON.encode(count, frame: level)
                         : Words.title(for: count) + "\n" + Words.description(for: count) + "\n"
         // Written and checked like every output: a full or closed stdout is exit 74, not 0.
         try Output.writeToStandardOutput(Array(text.utf8))
+    }
+
+    /// The count and the frame it is described in, checked as `describe` checks them (the
+    /// command line and `GET /describe/{count}` alike).
+    static func checked(count text: String, frame frameText: String?) throws(CommandFailure) -> (TallyCount, UnitLevel?) {
+        let count = try Values.count(text)
+        let level = try frameText.map { text throws(CommandFailure) in try Values.frame(text) }
+        if let level, level.capacity < count.value { throw Values.countBeyondFrame(count, level, frameText ?? "") }
+        return (count, level)
     }
 }

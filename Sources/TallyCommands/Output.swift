@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Where rendered bytes go: a file, written atomically, or standard output.
-enum Output {
+package enum Output {
     /// Writes to `path` atomically, or to standard output for nil or `-`; binary formats are
     /// refused on a terminal with a hint to use -o.
     static func emit(_ bytes: [UInt8], to path: String?, binary: Bool, formatName: String) throws(CommandFailure) {
@@ -103,7 +103,7 @@ enum Output {
     }
 
     /// Writes to standard output; exit 74 when that fails (a closed pipe, a full disk).
-    static func writeToStandardOutput(_ bytes: [UInt8]) throws(CommandFailure) {
+    package static func writeToStandardOutput(_ bytes: [UInt8]) throws(CommandFailure) {
         try writeAll(bytes, to: STDOUT_FILENO, name: "to standard output")
     }
 

@@ -96,8 +96,7 @@ package struct RenderOptions: Sendable {
     /// The message for a parameter no render option has, with the closest one.
     static func unknownParameter(_ name: String) -> String {
         let names = valueParameters + flagParameters
-        let closest = names.min { TallyCommand.editDistance(name, $0) < TallyCommand.editDistance(name, $1) }
-        let guess = closest.flatMap { TallyCommand.editDistance(name, $0) <= 2 ? "did you mean '\($0)'? " : nil } ?? ""
+        let guess = TallyCommand.suggestion(for: name, among: names)
         return "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are the render options: \(names.joined(separator: ", "))"
     }
 
@@ -114,12 +113,12 @@ package struct RenderOptions: Sendable {
         if let padding = settings.padding { key += ";padding=\(padding)" }
         key += ";theme=\(settings.appearance.theme.rawValue)"
         for token in ColorToken.allCases {
-            if let color = settings.appearance.overrides[token] { key += ";\(token.rawValue)=\(color.hexDescription)" }
+            if let color = settings.appearance.overrides[token] { key += ";\(token.rawValue)=\(color.css)" }
         }
         switch settings.appearance.background {
         case .none: break
         case .paper: key += ";background=paper"
-        case .color(let color): key += ";background=\(color.hexDescription)"
+        case .color(let color): key += ";background=\(color.css)"
         }
         key += ";style=\(settings.style.rawValue);seed=\(settings.seed)"
         if let fit = settings.fit { key += ";fit=\(fit.rawValue)" }
@@ -152,23 +151,8 @@ package struct DescribeQuery: Sendable {
             frameText = value
         }
         try TallyCommand.rejectNegativeNumbers(["describe", text])
-        let count = try Values.count(text)
-        let level = try frameText.map { text throws(CommandFailure) in try Values.frame(text) }
-        if let level, level.capacity < count.value { throw Values.countBeyondFrame(count, level, frameText ?? "") }
+        let (count, level) = try Describe.checked(count: text, frame: frameText)
         json = DescriptionJSON.encode(count, frame: level)
         canonicalKey = "describe;count=\(count.value)" + (level.map { ";frame=\($0.capacity)" } ?? "")
-    }
-}
-
-extension RGBA {
-    /// `#rrggbbaa`: one spelling per colour, for canonical keys.
-    var hexDescription: String {
-        let digits = Array("0123456789abcdef")
-        var text = "#"
-        for byte in [red, green, blue, alpha] {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return text
     }
 }

@@ -89,7 +89,8 @@ public struct TallyCommand: ParsableCommand {
         return Values.printable(restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300)
     }
 
-    static func reportError(_ message: String) {
+    /// `tally: error: …` on stderr, one line.
+    package static func reportError(_ message: String) {
         StandardError.send("tally: error: \(message)\n")
     }
 
@@ -100,9 +101,15 @@ public struct TallyCommand: ParsableCommand {
     /// "2 unexpected arguments".
     static func rejectUnknownCommand(_ arguments: [String]) throws(CommandFailure) {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
-        let closest = commandNames.dropLast().min { editDistance(first, $0) < editDistance(first, $1) }
-        let guess = closest.flatMap { editDistance(first, $0) <= 2 || $0.hasPrefix(first) ? "did you mean '\($0)'? " : nil } ?? ""
+        let guess = suggestion(for: first, among: Array(commandNames.dropLast()), orPrefix: true)
         throw .usage("unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery, describe and serve")
+    }
+
+    /// "did you mean 'size'? " for the closest name within two edits (or, with `orPrefix`, one
+    /// the word begins), else "".
+    static func suggestion(for word: String, among names: [String], orPrefix: Bool = false) -> String {
+        let closest = names.min { editDistance(word, $0) < editDistance(word, $1) }
+        return closest.flatMap { editDistance(word, $0) <= 2 || (orPrefix && $0.hasPrefix(word)) ? "did you mean '\($0)'? " : nil } ?? ""
     }
 
     /// Levenshtein distance, small words only.

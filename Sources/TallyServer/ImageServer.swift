@@ -67,13 +67,11 @@ package struct ImageServer: Sendable {
             return Self.notFound(request)
         }
         if let failure = Self.queryTooLong(request) { return failure }
-        guard let countText = URLText.percentDecoded(file[..<dot]) else {
-            return Self.error(.badRequest, "count '\(URLText.printable(file[..<dot]))' is not percent-encoded UTF-8")
-        }
         // The count first, as it comes first in the URL; then the options, parsed once per query.
         let query: RenderQuery
         do {
-            query = try RenderQuery(count: countText, options: try optionsCache.options(format: format, query: request.uri.query).get())
+            query = try RenderQuery(count: try URLText.count(file[..<dot]),
+                                    options: try optionsCache.options(format: format, query: request.uri.query).get())
         } catch {
             return Self.error(.badRequest, error.message)
         }
@@ -129,12 +127,9 @@ package struct ImageServer: Sendable {
     /// `GET /describe/{count}?frame=F`: what `tally describe --json` prints.
     func describe(_ request: Request, count raw: String) -> Response {
         if let failure = Self.queryTooLong(request) { return failure }
-        guard let countText = URLText.percentDecoded(raw) else {
-            return Self.error(.badRequest, "count '\(URLText.printable(raw))' is not percent-encoded UTF-8")
-        }
         let query: DescribeQuery
         do {
-            query = try DescribeQuery(count: countText, parameters: try URLText.parameters(request.uri.query))
+            query = try DescribeQuery(count: try URLText.count(raw), parameters: try URLText.parameters(request.uri.query))
         } catch {
             return Self.error(.badRequest, error.message)
         }

@@ -37,17 +37,23 @@ package enum ServerMain {
         } catch {
             let code = ServerCommand.exitCode(for: error)
             if code == .success {
-                print(ServerCommand.fullMessage(for: error))
+                // --help and --version, checked like every output.
+                do {
+                    try Output.writeToStandardOutput(Array((ServerCommand.fullMessage(for: error) + "\n").utf8))
+                } catch {
+                    TallyCommand.reportError(error.message)
+                    return error.code.rawValue
+                }
                 return 0
             }
-            StandardError.send("tally: error: \(TallyCommand.parserMessage(ServerCommand.message(for: error)))\n")
+            TallyCommand.reportError(TallyCommand.parserMessage(ServerCommand.message(for: error)))
             return code.rawValue
         }
         #if Server
         return await serve(command.options)
         #else
         _ = command
-        StandardError.send("tally: error: this build of tally was made without its Server trait; tally serve is not available\n")
+        TallyCommand.reportError("this build of tally was made without its Server trait; tally serve is not available")
         return CommandFailure.Code.io.rawValue
         #endif
     }
@@ -65,8 +71,7 @@ package enum ServerMain {
             onServerRunning: { channel in
                 // The first line on stdout names the address (the port, when --port 0 picked one).
                 let port = channel.localAddress?.port ?? options.port
-                var line = Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8)
-                _ = line.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
+                try? Output.writeToStandardOutput(Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))
             },
             logger: logger
         )
@@ -75,7 +80,7 @@ package enum ServerMain {
         do {
             try await group.run()
         } catch {
-            StandardError.send("tally: error: cannot serve on \(options.host):\(options.port): \(describe(error))\n")
+            TallyCommand.reportError("cannot serve on \(options.host):\(options.port): \(describe(error))")
             status = CommandFailure.Code.io.rawValue
         }
         try? await server.raster.shutdown()

@@ -42,6 +42,13 @@ package enum URLText {
         }
     }
 
+    /// The count part of a path, decoded.
+    /// - Throws: `CommandFailure` naming it when it does not decode.
+    package static func count(_ raw: some StringProtocol) throws(CommandFailure) -> String {
+        guard let text = percentDecoded(raw) else { throw .usage("count '\(printable(raw))' is not percent-encoded UTF-8") }
+        return text
+    }
+
     /// A query string's parameters in order, names and values decoded; `a&b=` gives `a` and `b`
     /// with empty values. Empty pieces (`a&&b`) are skipped.
     ///
