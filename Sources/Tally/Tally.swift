@@ -5,8 +5,10 @@
 
 /// Fractal Completion Tallies in one import: `import Tally`.
 ///
-/// Each function draws a count with SPEC's defaults (a 256 px image, the light theme, a
-/// transparent background, the clean style, the fit that fills the image) unless told otherwise.
+/// Each function draws a count with SPEC's defaults (a 256 px image; an SVG that follows the
+/// viewer's colour scheme on a transparent background, a PNG or PDF light on its paper; the
+/// clean style; the fit that fills the image; the count written under it from 10,000 on)
+/// unless told otherwise.
 ///
 /// ```swift
 /// import Tally
@@ -45,14 +47,14 @@ public enum Tally {
     ///   - background: `.none` (transparent), `.paper` (the theme's paper) or a colour.
     ///   - style: `.clean` geometry or `.ink`, hand-drawn.
     ///   - seed: the ink style's seed: the same seed, the same wobble.
-    ///   - caption: writes the count in digits under the tally.
+    ///   - caption: writes the count under the tally; nil: from 10,000 on.
     ///   - animation: `.all` draws every mark in; `.since(count)` only those new since it.
     ///   - label: the accessible title instead of "137 tally marks".
     /// - Returns: the SVG document, UTF-8 text.
     /// - Throws: `RenderError` for a size out of range or an animation from a larger count.
-    public static func svg(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
+    public static func svg(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .auto,
                            background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-                           animation: Animation = .none, caption: Bool = false, label: String? = nil) throws(RenderError) -> String {
+                           animation: Animation = .none, caption: Bool? = nil, label: String? = nil) throws(RenderError) -> String {
         var settings = settings(.svg, size: size, scale: 1, theme: theme, background: background, style: style, seed: seed, caption: caption)
         settings.animation = animation
         settings.label = label
@@ -72,13 +74,13 @@ public enum Tally {
     ///   - background: `.none` (transparent), `.paper` (the theme's paper) or a colour.
     ///   - style: `.clean` geometry or `.ink`, hand-drawn.
     ///   - seed: the ink style's seed: the same seed, the same wobble.
-    ///   - caption: writes the count in digits under the tally.
+    ///   - caption: writes the count under the tally; nil: from 10,000 on.
     /// - Returns: the PNG file's bytes.
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
     public static func png(_ count: TallyCount, size: Double = Viewport.defaultSide, scale: Double = 1, theme: Theme = .light,
-                           background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-                           caption: Bool = false) throws(RenderError) -> [UInt8] {
+                           background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
+                           caption: Bool? = nil) throws(RenderError) -> [UInt8] {
         try Renderer.render(count, settings(.png, size: size, scale: scale, theme: theme, background: background, style: style,
                                             seed: seed, caption: caption))
     }
@@ -95,13 +97,13 @@ public enum Tally {
     ///   - background: `.none` (transparent), `.paper` (the theme's paper) or a colour.
     ///   - style: `.clean` geometry or `.ink`, hand-drawn.
     ///   - seed: the ink style's seed: the same seed, the same wobble.
-    ///   - caption: writes the count in digits under the tally.
+    ///   - caption: writes the count under the tally; nil: from 10,000 on.
     /// - Returns: the PDF file's bytes (dated from a fixed date: the same bytes every time).
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
     public static func pdf(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
-                           background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-                           caption: Bool = false) throws(RenderError) -> [UInt8] {
+                           background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
+                           caption: Bool? = nil) throws(RenderError) -> [UInt8] {
         try Renderer.render(count, settings(.pdf, size: size, scale: 1, theme: theme, background: background, style: style,
                                             seed: seed, caption: caption))
     }
@@ -137,7 +139,7 @@ public enum Tally {
     }
 
     private static func settings(_ format: OutputFormat, size: Double, scale: Double, theme: Theme, background: Background,
-                                 style: RenderSettings.Style, seed: UInt64, caption: Bool) -> RenderSettings {
+                                 style: RenderSettings.Style, seed: UInt64, caption: Bool?) -> RenderSettings {
         RenderSettings(format: format, side: .longer(size), scale: scale, appearance: Appearance(theme: theme, background: background),
                        style: style, seed: seed, caption: caption)
     }

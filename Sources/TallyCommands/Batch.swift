@@ -57,6 +57,7 @@ struct Batch: ParsableCommand {
         let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile).removingDuplicates()
         let template = try FileNameTemplate(name, distinctCounts: list.total > 1)
         let settings = try drawing.settings(format: format)
+        if let note = drawing.note(format: format) { StandardError.send(note) }
         if let frame = settings.frame {
             // Every count must fit the pinned frame; checked before anything is written.
             for index in 0..<list.total where list[index].value > frame.capacity {

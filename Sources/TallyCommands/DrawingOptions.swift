@@ -33,8 +33,8 @@ struct DrawingOptions: ParsableArguments {
     var padding: Double?
 
     /// The palette.
-    @Option(help: ArgumentHelp("light, dark, or auto: both palettes, switched by the viewer's colour scheme (SVG; light elsewhere).", valueName: "theme"))
-    var theme: Theme = .light
+    @Option(help: ArgumentHelp("light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG; light for PNG and PDF, which cannot switch, so auto draws light there (with a note on stderr).", valueName: "theme"))
+    var theme: Theme?
 
     /// Geometric or hand-drawn.
     @Option(help: ArgumentHelp("clean: geometric strokes; ink: hand-drawn wobble, the same for the same --seed.", valueName: "style"))
@@ -53,7 +53,7 @@ struct DrawingOptions: ParsableArguments {
     var animateFrom: String?
 
     /// What is behind the marks.
-    @Option(help: ArgumentHelp("none (transparent, the default), paper (the theme's paper colour) or a colour.", valueName: "color"))
+    @Option(help: ArgumentHelp("none (transparent), paper (the theme's paper colour) or a colour. Default: paper for PNG and PDF, none for SVG, so a default image reads on light and dark pages.", valueName: "color"))
     var background: String?
 
     @Option(help: ArgumentHelp("The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name.", valueName: "color"))
@@ -85,8 +85,8 @@ struct DrawingOptions: ParsableArguments {
     var label: String?
 
     /// The count in digits under the tally.
-    @Flag(help: "Write the count in digits under the tally (\"99,999\"), in tally's own stroke font, so every format and machine shows the same glyphs. Gallery tiles always have one.")
-    var caption = false
+    @Flag(inversion: .prefixedNo, help: "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one.")
+    var caption: Bool?
 
     func validate() throws {
         if [size, width, height].compactMap({ $0 }).count > 1 {
@@ -97,19 +97,28 @@ struct DrawingOptions: ParsableArguments {
     var sizeGiven: Bool { size != nil || width != nil || height != nil }
 
     /// The colours, checked against the strict grammar; nothing the user typed is passed on.
-    func appearance() throws(CommandFailure) -> Appearance {
+    /// What is not given is the format's default (`Appearance.default(for:)`).
+    func appearance(format: OutputFormat) throws(CommandFailure) -> Appearance {
+        let defaults = Appearance.default(for: format)
         var overrides: [ColorToken: RGBA] = [:]
         for (option, token, value) in [("--ink", ColorToken.c1, ink), ("--c2", .c2, c2), ("--c3", .c3, c3), ("--accent", .accent, accent)] {
             guard let value else { continue }
             guard let color = RGBA(parsing: value) else { throw .usage(Self.colorError(option, value)) }
             overrides[token] = color
         }
-        var backdrop = Background.none
+        var backdrop = defaults.background
         if let background {
             guard let parsed = Background(parsing: background) else { throw .usage(Self.colorError("--background", background, paper: true)) }
             backdrop = parsed
         }
-        return Appearance(theme: theme, overrides: overrides, background: backdrop)
+        return Appearance(theme: theme ?? defaults.theme, overrides: overrides, background: backdrop)
+    }
+
+    /// The one-line note for `--theme auto` on a format that cannot follow the viewer (SPEC §3),
+    /// or nil.
+    func note(format: OutputFormat) -> String? {
+        guard theme == .auto, format == .png || format == .pdf else { return nil }
+        return "tally: note: --theme auto draws the light palette in \(format.rawValue.uppercased()); only SVG follows the viewer's colour scheme\n"
     }
 
     static func colorError(_ option: String, _ value: String, paper: Bool = false) -> String {
@@ -120,7 +129,7 @@ struct DrawingOptions: ParsableArguments {
     func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
         let side: Viewport.Side? = width.map { .width($0) } ?? height.map { .height($0) } ?? size.map { .longer($0) }
         let from = try animateFrom.map { text throws(CommandFailure) in try Values.count(text, what: "--animate-from") }
-        return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(),
+        return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(format: format),
                               style: style, seed: seed, fit: fit, frame: try pinnedFrame(), detail: detail, label: label,
                               caption: caption, animate: animate, animateFrom: from, documentDate: try Self.documentDate())
     }

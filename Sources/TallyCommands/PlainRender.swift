@@ -66,7 +66,7 @@ struct PlainRender {
             format = try Values.format(explicit: self.format, output: output, fallback: OutputFormat.svg,
                                        fromExtension: OutputFormat.init(pathExtension:))
             let settings = RenderSettings(format: format, side: size.map { .longer($0) },
-                                          appearance: Appearance(theme: .light, overrides: [:], background: .none), detail: detail,
+                                          detail: detail,
                                           documentDate: try DrawingOptions.documentDate())
             bytes = try Renderer.render(count, settings)
         } catch {

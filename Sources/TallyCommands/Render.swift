@@ -47,7 +47,9 @@ struct Render: ParsableCommand {
         let format = try Values.format(explicit: format, output: output, fallback: OutputFormat.svg, fromExtension: OutputFormat.init(pathExtension:))
         let bytes: [UInt8]
         do {
-            bytes = try Renderer.render(count, try drawing.settings(format: format))
+            let settings = try drawing.settings(format: format)
+            bytes = try Renderer.render(count, settings)
+            if let note = drawing.note(format: format) { StandardError.send(note) }
         } catch let error as RenderError {
             throw drawing.failure(error)
         }

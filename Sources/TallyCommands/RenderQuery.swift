@@ -48,6 +48,8 @@ package struct RenderOptions: Sendable {
                                           "frame", "detail", "background", "ink", "c2", "c3", "accent", "animate-from", "label"]
     /// Parameters that switch something on: `animate`, `animate=true` or `animate=1`.
     package static let flagParameters = ["animate", "caption"]
+    /// Flags whose default depends on the count, so `false` says something (`--no-caption`).
+    static let invertibleFlags = ["caption"]
     /// At most this many parameters, before any is read.
     package static let maximumParameters = 32
 
@@ -69,7 +71,8 @@ package struct RenderOptions: Sendable {
             if Self.flagParameters.contains(name) {
                 switch value.lowercased() {
                 case "", "true", "1", "yes", "on": arguments.append("--" + name)
-                case "false", "0", "no", "off": break
+                // A flag with an inversion says so (`caption=false` is `--no-caption`); others are off by default.
+                case "false", "0", "no", "off": if Self.invertibleFlags.contains(name) { arguments.append("--no-" + name) }
                 default: throw .usage("query parameter '\(name)' '\(Values.printable(value))' is not allowed; use true or false, or no value")
                 }
             } else if Self.valueParameters.contains(name) {
@@ -125,7 +128,7 @@ package struct RenderOptions: Sendable {
         if let frame = settings.frame { key += ";frame=\(frame.capacity)" }
         if let detail = settings.detail { key += ";detail=\(detail.rawValue)" }
         if let label = settings.label { key += ";label=\(label.utf8.count):\(label)" }
-        if settings.caption { key += ";caption" }
+        if let caption = settings.caption { key += caption ? ";caption" : ";no-caption" }
         if settings.animate { key += ";animate" }
         if let from = settings.animateFrom { key += ";animate-from=\(from.value)" }
         key += ";date=\(settings.documentDate)"

@@ -15,14 +15,28 @@ extension Frame {
     /// hold any of the count; it depends on the cells only, never on the marks, so the level of
     /// detail (decided after the fit) cannot change what is shown.
     public func shown(_ fit: Fit, for count: TallyCount) -> Rect {
-        guard fit == .content, level > .smallestFrame, let child = level.child else { return rect }
+        shown(fit, for: count, placement: Placement(pixelsPerUnit: nil))
+    }
+
+    /// The part of this frame that `fit` shows for `count` as the scene of that level of detail
+    /// places it: with its sibling steps in whole output pixels (`Placement`), so a little
+    /// smaller than `shown(_:for:)`.
+    package func shown(_ fit: Fit, for count: TallyCount, detail: Detail) -> Rect {
+        shown(fit, for: count, placement: Placement(detail))
+    }
+
+    func shown(_ fit: Fit, for count: TallyCount, placement: Placement) -> Rect {
+        let whole = placement.cellSize(level)
+        guard fit == .content, level > .smallestFrame, let child = level.child else {
+            return Rect(minX: 0, minY: 0, width: whole.x, height: whole.y)
+        }
         // At least one child, so an empty count still shows a first cell.
         let (quotient, remainder) = count.value.quotientAndRemainder(dividingBy: child.capacity)
         let used = max(1, min(Int(quotient) + (remainder > 0 ? 1 : 0), level.childCount))
-        let size = Layout.cellSize(child)
+        let size = placement.cellSize(child)
         var maxX = 0.0, maxY = 0.0
         for index in 0..<used {
-            let offset = Layout.childOffset(level, index)
+            let offset = placement.childOffset(level, index)
             maxX = max(maxX, offset.x + size.x)
             maxY = max(maxY, offset.y + size.y)
         }

@@ -70,3 +70,92 @@ enum Layout {
         }
     }
 }
+
+/// Where units sit at one output scale (SPEC §2, "Small sizes"): `Layout`'s proportions with the
+/// step between siblings (squares in a row, rows in a block, the quarters of a hundred-block,
+/// the gates of a twenty-five-unit) rounded down to a whole number of output pixels.
+///
+/// Rounded independently, ten squares 6.16 px apart land 6 or 7 px apart and two of them can
+/// touch; at one whole-pixel step every sibling is drawn alike, and the pixels saved go to the
+/// margins. A unit's size follows its children's steps, so a row's line ends where its last
+/// square does. Without an output scale (`Detail.full`) this is `Layout` as designed.
+struct Placement {
+    /// The step between consecutive children of each rank, in layout units.
+    private let pitches: [Double]
+    /// The cell of each rank, in layout units (x: width, y: height).
+    private let sizes: [Point]
+
+    /// The placement for a level of detail: snapped at its output scale, or as designed for `.full`.
+    init(_ detail: Detail) {
+        if case .automatic(let pixelsPerUnit) = detail { self.init(pixelsPerUnit: pixelsPerUnit) } else { self.init(pixelsPerUnit: nil) }
+    }
+
+    /// - Parameter pixelsPerUnit: the output scale; nil for the layout as designed.
+    init(pixelsPerUnit: Double?) {
+        var pitches: [Double] = []
+        var sizes: [Point] = []
+        for level in UnitLevel.all {
+            var pitch = Layout.pitch(level)
+            if let pixelsPerUnit, pixelsPerUnit.isFinite, pixelsPerUnit > 0 {
+                let pixels = (pitch * pixelsPerUnit).rounded(.down)
+                if pixels >= 1 { pitch = pixels / pixelsPerUnit }
+            }
+            pitches.append(pitch)
+            let last = Double(max(level.childCount - 1, 0))
+            switch level.shape {
+            case .stroke, .gate:
+                sizes.append(Layout.cellSize(level))
+            case .quincunx:
+                // Three gate cells a side: two steps and one cell.
+                let side = 2 * pitch + Proportions.gateSide
+                sizes.append(Point(side, side))
+            case .square where level == .hundred:
+                let side = pitch + Proportions.quincunxSide
+                sizes.append(Point(side, side))
+            case .square:
+                let row = sizes[level.rank - 1]
+                sizes.append(Point(row.x, last * pitch + row.y))
+            case .row:
+                let square = sizes[level.rank - 1]
+                sizes.append(Point(last * pitch + square.x, square.y))
+            }
+        }
+        self.pitches = pitches
+        self.sizes = sizes
+    }
+
+    /// The size of a unit's cell (x: width, y: height).
+    func cellSize(_ level: UnitLevel) -> Point { sizes[level.rank] }
+
+    /// Where child `index` (in fill order) of a unit sits, relative to the unit's origin.
+    func childOffset(_ level: UnitLevel, _ index: Int) -> Point {
+        let step = pitches[level.rank]
+        switch level.shape {
+        case .stroke, .gate:
+            return Point(0, 0)
+        case .quincunx:
+            let (column, row) = Layout.quincunxCells[index]
+            return Point(column * step, row * step)
+        case .square where level == .hundred:
+            return Point(Double(index % 2) * step, Double(index / 2) * step)
+        case .square:
+            return Point(0, Double(index) * step)
+        case .row:
+            return Point(Double(index) * step, 0)
+        }
+    }
+}
+
+extension Layout {
+    /// The step between consecutive children of a unit, as designed: gate cells in a
+    /// twenty-five-unit, quarters of a hundred-block, rows of a block, squares of a row.
+    static func pitch(_ level: UnitLevel) -> Double {
+        switch level.shape {
+        case .stroke, .gate: 0
+        case .quincunx: Proportions.gateSide
+        case .square where level == .hundred: Proportions.quincunxSide + Proportions.seam
+        case .square: childOffset(level, 1).y
+        case .row: childOffset(level, 1).x
+        }
+    }
+}

@@ -12,9 +12,9 @@ enum MarkShapes {
     }
 
     /// - Parameter overDetail: whether the unit's gates are drawn under it.
-    static func quincunxCross(at origin: Point, overDetail: Bool) -> Mark {
+    static func quincunxCross(at origin: Point, overDetail: Bool, placement: Placement) -> Mark {
         let low = Proportions.quincunxCrossInset
-        let high = Proportions.quincunxSide - low
+        let high = placement.cellSize(.twentyFive).x - low
         return Mark(kind: .cross, unit: 25, color: .c2, width: Proportions.quincunxCrossWidth,
                     segments: diagonals(origin: origin, low: low, high: high), opacity: capOpacity(overDetail))
     }
@@ -25,9 +25,9 @@ enum MarkShapes {
     }
 
     /// A square's outline, inset by half its pen so the ink stays inside the cell.
-    static func box(_ level: UnitLevel, at origin: Point) -> Mark {
+    static func box(_ level: UnitLevel, at origin: Point, placement: Placement) -> Mark {
         let pen = squarePen(level)
-        let size = Layout.squareSizes[level.pair]
+        let size = placement.cellSize(level)
         let (x0, y0) = (origin.x + pen / 2, origin.y + pen / 2)
         let (x1, y1) = (origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
         return Mark(kind: .box, unit: level.capacity, color: .c3, width: pen,
@@ -36,18 +36,18 @@ enum MarkShapes {
     }
 
     /// The cross of a collapsed hundred-block, corner to corner of its box.
-    static func squareCross(at origin: Point) -> Mark {
+    static func squareCross(at origin: Point, placement: Placement) -> Mark {
         let pen = squarePen(.hundred)
         return Mark(kind: .cross, unit: 100, color: .c2, width: pen,
-                    segments: diagonals(origin: origin, low: pen / 2, high: Layout.hundredSide - pen / 2))
+                    segments: diagonals(origin: origin, low: pen / 2, high: placement.cellSize(.hundred).x - pen / 2))
     }
 
     /// A block's closing diagonal, top left to bottom right; the same whether the block is the
     /// frame (over its rows) or collapsed inside a larger structure (over its box).
     /// - Parameter overDetail: whether the block's rows are drawn under it.
-    static func diagonal(_ level: UnitLevel, at origin: Point, overDetail: Bool) -> Mark {
+    static func diagonal(_ level: UnitLevel, at origin: Point, overDetail: Bool, placement: Placement) -> Mark {
         let pen = squarePen(level)
-        let size = Layout.squareSizes[level.pair]
+        let size = placement.cellSize(level)
         return Mark(kind: .diagonal, unit: level.capacity, color: capColor(level), width: pen,
                     segments: [Segment(origin.x + pen / 2, origin.y + pen / 2,
                                        origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)],
@@ -55,9 +55,9 @@ enum MarkShapes {
     }
 
     /// A row's line, through the middle of all ten squares, end to end.
-    static func line(_ level: UnitLevel, at origin: Point) -> Mark {
+    static func line(_ level: UnitLevel, at origin: Point, placement: Placement) -> Mark {
         let pen = Proportions.rowLineWidth * Layout.pairScale(level.pair)
-        let size = Layout.cellSize(level)
+        let size = placement.cellSize(level)
         let y = origin.y + size.y / 2
         return Mark(kind: .line, unit: level.capacity, color: capColor(level), width: pen,
                     segments: [Segment(origin.x + pen / 2, y, origin.x + size.x - pen / 2, y)])

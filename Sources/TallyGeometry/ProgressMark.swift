@@ -1,78 +1,64 @@
-/// SPEC §2, "Partial progress is never invisible": the mark a unit being filled gets when it is
-/// too small to show its own children.
+/// SPEC §2, "Partial progress is never invisible" and "Never more than the truth": the mark a
+/// unit being filled gets when it is too small to show its own children.
 ///
-/// It is a wash: the cells the count fills, in fill order (whole children merged, then the child
-/// being filled, and so on down to where cells are smaller than `Proportions.progressMinimumPixels`),
-/// filled in the strokes' colour at `Proportions.progressOpacity`. It shows where the hidden
-/// marks are and about how many, it is at least the minimum size each way however small the
-/// progress, and as a light fill rather than a line or an outline it never looks like a cap.
+/// It is a wash over the unit's cell, counted in whole output pixels: of the cell's W × H whole
+/// pixels it covers exactly ⌊share × W × H⌋, and at least one, where the share is the count's
+/// part of the unit's capacity. The pixels fill in the unit's own fill order: whole columns left
+/// to right for a row or a gate, whole pixel rows top to bottom for a square or a
+/// twenty-five-unit, then the part of the next column or row. So the wash never shows more than
+/// the count (10,001 is never drawn as 11,000), one stroke in a large unit is still a pixel,
+/// and as a filled area in the strokes' colour at `Proportions.progressOpacity` (the lightest
+/// thing in the picture that still meets 3:1 against the paper) it never looks like a cap,
+/// which is always a line.
 enum ProgressMark {
-    /// The progress mark of `level`, filled with `count` (1 ..< capacity), whose cell is at `origin`.
-    static func mark(_ level: UnitLevel, count: UInt64, at origin: Point, pixelsPerUnit: Double) -> Mark {
-        let minimum = Proportions.progressMinimumPixels / pixelsPerUnit
-        let size = Layout.cellSize(level)
-        let bounds = Rect(minX: origin.x, minY: origin.y, width: size.x, height: size.y)
+    /// The progress mark of `level`, filled with `count` (1 ..< capacity).
+    /// - Parameters:
+    ///   - origin: the cell's top left, on a pixel corner when the scene is placed at its
+    ///     output scale (`Placement`).
+    ///   - size: the cell's size as placed.
+    ///   - pixelsPerUnit: the output scale.
+    static func mark(_ level: UnitLevel, count: UInt64, at origin: Point, size: Point, pixelsPerUnit: Double) -> Mark {
+        let rects = cover(count: count, of: level.capacity, cellPixels: cellPixels(size, pixelsPerUnit),
+                          horizontal: level.shape == .row || level.shape == .gate)
+        let segments = rects.flatMap { rect in
+            outline(Rect(minX: origin.x + rect.minX / pixelsPerUnit, minY: origin.y + rect.minY / pixelsPerUnit,
+                         width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
+        }
+        return Mark(kind: .progress, unit: level.capacity, color: .c1, width: 0, segments: segments,
+                    opacity: Proportions.progressOpacity)
+    }
+
+    /// The whole output pixels inside a cell, each way, at least one.
+    static func cellPixels(_ size: Point, _ pixelsPerUnit: Double) -> (width: Double, height: Double) {
+        (max(1, (size.x * pixelsPerUnit).rounded(.down)), max(1, (size.y * pixelsPerUnit).rounded(.down)))
+    }
+
+    /// How many of a cell's whole pixels `count` of `capacity` covers: its share, rounded down,
+    /// and at least one.
+    static func coveredPixels(count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double)) -> Double {
+        let area = cellPixels.width * cellPixels.height
+        // The share times the area, rounded down, in whole numbers where they are exact.
+        let exact = (Double(count) / Double(capacity) * area).rounded(.down)
+        return min(max(1, exact), area)
+    }
+
+    /// The covered pixels as at most two rectangles in pixels, from the cell's top left: whole
+    /// lines (columns when `horizontal`), then the part of the next one.
+    private static func cover(count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double),
+                              horizontal: Bool) -> [Rect] {
+        let covered = coveredPixels(count: count, of: capacity, cellPixels: cellPixels)
+        let line = horizontal ? cellPixels.height : cellPixels.width
+        let whole = (covered / line).rounded(.down)
+        let rest = covered - whole * line
         var rects: [Rect] = []
-        collect(level, count: count, at: origin, minimum: minimum, bounds: bounds, into: &rects)
-        return Mark(kind: .progress, unit: level.capacity, color: .c1, width: 0,
-                    segments: rects.flatMap(outline), opacity: Proportions.progressOpacity)
-    }
-
-    /// The filled cells of a unit, from its whole children down.
-    private static func collect(_ level: UnitLevel, count: UInt64, at origin: Point, minimum: Double,
-                                bounds: Rect, into rects: inout [Rect]) {
-        let size = Layout.cellSize(level)
-        // A gate's children are strokes, which have no cell: gates always end the descent.
-        guard let child = level.child, case let childSize = Layout.cellSize(child), min(childSize.x, childSize.y) >= minimum else {
-            rects.append(fraction(of: level, count: count, at: origin, minimum: minimum, bounds: bounds))
-            return
+        if horizontal {
+            if whole > 0 { rects.append(Rect(minX: 0, minY: 0, width: whole, height: line)) }
+            if rest > 0 { rects.append(Rect(minX: whole, minY: 0, width: 1, height: rest)) }
+        } else {
+            if whole > 0 { rects.append(Rect(minX: 0, minY: 0, width: line, height: whole)) }
+            if rest > 0 { rects.append(Rect(minX: 0, minY: whole, width: rest, height: 1)) }
         }
-        let complete = Int(count / child.capacity)
-        let rest = count % child.capacity
-        func cell(_ index: Int) -> Rect {
-            let offset = origin + Layout.childOffset(level, index)
-            return Rect(minX: offset.x, minY: offset.y, width: childSize.x, height: childSize.y)
-        }
-        if complete > 0 {
-            switch level.shape {
-            case .row:
-                // Squares left to right: one strip over them and the gaps between.
-                rects.append(Rect(minX: origin.x, minY: origin.y, width: cell(complete - 1).maxX - origin.x, height: size.y))
-            case .square where level != .hundred:
-                // Rows top to bottom.
-                rects.append(Rect(minX: origin.x, minY: origin.y, width: size.x, height: cell(complete - 1).maxY - origin.y))
-            case .square:
-                // NW, NE, SW: the top half once both upper quarters are full.
-                if complete >= 2 {
-                    rects.append(Rect(minX: origin.x, minY: origin.y, width: size.x, height: childSize.y))
-                    if complete == 3 { rects.append(cell(2)) }
-                } else {
-                    rects.append(cell(0))
-                }
-            default:
-                // The dice-five's gates, each in its own cell.
-                for index in 0..<complete { rects.append(cell(index)) }
-            }
-        }
-        if rest > 0 {
-            collect(child, count: rest, at: origin + Layout.childOffset(level, complete), minimum: minimum,
-                    bounds: bounds, into: &rects)
-        }
-    }
-
-    /// The share of a small cell that `count` fills, along its fill direction (rows and gates
-    /// left to right, squares and the dice-five top to bottom), made at least `minimum` each way
-    /// and kept inside `bounds`.
-    private static func fraction(of level: UnitLevel, count: UInt64, at origin: Point, minimum: Double,
-                                 bounds: Rect) -> Rect {
-        let size = Layout.cellSize(level)
-        let share = Double(count) / Double(level.capacity)
-        let horizontal = level.shape == .row || level.shape == .gate
-        let width = min(max(horizontal ? size.x * share : size.x, minimum), bounds.width)
-        let height = min(max(horizontal ? size.y : size.y * share, minimum), bounds.height)
-        let x = min(origin.x, bounds.maxX - width)
-        let y = min(origin.y, bounds.maxY - height)
-        return Rect(minX: x, minY: y, width: width, height: height)
+        return rects
     }
 
     /// A rectangle as four segments, clockwise from the top left, closing where it started.

@@ -40,7 +40,11 @@ package enum Proportions {
     /// the strokes under it stay darker than the cap, so they read through it, while the cap
     /// still reads as one bold mark over the unit. Caps over nothing (a collapsed square's cross,
     /// a cap whose detail the level of detail hides) stay opaque.
-    package static let capOverDetailOpacity = 0.55
+    /// At 0.8 the cap is over 3:1 against either paper (4.15:1 light, 5.98:1 dark, SPEC §2,
+    /// "Contrast") and lighter than its own colour drawn solid, so the order of the picture stays
+    /// strokes and lines, then crosses and diagonals, then boxes, then caps over detail, then
+    /// progress washes.
+    package static let capOverDetailOpacity = 0.8
 
     // MARK: Hundred-block (rank 3) and the squares above it
 
@@ -79,12 +83,18 @@ package enum Proportions {
 
     // MARK: Partial progress
 
-    /// A progress mark (SPEC §2, "Partial progress is never invisible") is at least this many
-    /// output pixels each way, so one stroke in an unseen corner still changes the picture.
-    package static let progressMinimumPixels = 3.0
-    /// A progress mark is a fill in the strokes' colour (c1) at this opacity: the grey the hidden
-    /// strokes would average to, lighter than any cap, so it never reads as one.
-    package static let progressOpacity = 0.35
+    /// A progress mark (`ProgressMark`) is a fill in the strokes' colour (c1) at this opacity:
+    /// over either theme's paper it is the lightest mark of the picture, lighter than every cap
+    /// so it never reads as one, and still at least 3:1 against the paper (SPEC §2, "Contrast":
+    /// 3.53:1 light, 5.20:1 dark).
+    package static let progressOpacity = 0.55
+
+    // MARK: Small sizes
+
+    /// A collapsed square whose box is narrower than this many output pixels keeps its box and
+    /// drops the cross or diagonal inside it, which would only smear the box into a grey
+    /// checker (SPEC §2, "Small sizes").
+    package static let smallestCappedBoxPixels = 8.0
 
     // MARK: The image
 

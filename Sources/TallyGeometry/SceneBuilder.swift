@@ -11,12 +11,17 @@
 /// The cap of a complete unit is always drawn; only the detail under it follows the level of
 /// detail. A cap over detail that stays is translucent (`Proportions.capOverDetailOpacity`), so
 /// the detail reads through it (SPEC §2: the cross goes over the unit and the detail stays).
+/// At an output scale, units sit at whole-pixel steps (`Placement`), and the cross or diagonal
+/// of a collapsed square smaller than `Proportions.smallestCappedBoxPixels` is left out: in a
+/// box a few pixels wide it is a grey smear, and the box alone already says "complete"
+/// (SPEC §2, "Small sizes").
 struct SceneBuilder {
     let detail: Detail
+    let placement: Placement
     private(set) var marks: [Mark] = []
 
     static func marks(count: UInt64, frame: UnitLevel, detail: Detail) -> [Mark] {
-        var builder = SceneBuilder(detail: detail)
+        var builder = SceneBuilder(detail: detail, placement: Placement(detail))
         let origin = Point(0, 0)
         if count == frame.capacity {
             builder.complete(frame, at: origin, isFrame: true)
@@ -35,15 +40,16 @@ struct SceneBuilder {
         let complete = Int(count / child.capacity)
         let rest = count % child.capacity
         for index in 0..<complete {
-            self.complete(child, at: origin + Layout.childOffset(level, index), isFrame: false)
+            self.complete(child, at: origin + placement.childOffset(level, index), isFrame: false)
         }
         guard rest > 0 else { return }
-        let at = origin + Layout.childOffset(level, complete)
+        let at = origin + placement.childOffset(level, complete)
         if detail.showsUnits(of: grandchild) {
             partial(child, count: rest, at: at)
         } else if case .automatic(let pixelsPerUnit) = detail {
             // Too small for its own detail: the child being filled still shows its progress.
-            marks.append(ProgressMark.mark(child, count: rest, at: at, pixelsPerUnit: pixelsPerUnit))
+            marks.append(ProgressMark.mark(child, count: rest, at: at, size: placement.cellSize(child),
+                                           pixelsPerUnit: pixelsPerUnit))
         }
     }
 
@@ -57,12 +63,12 @@ struct SceneBuilder {
         case .quincunx:
             let showsGates = detail.showsUnits(of: .gate)
             if showsGates {
-                for index in 0..<5 { complete(.gate, at: origin + Layout.childOffset(level, index), isFrame: false) }
+                for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
             }
-            marks.append(MarkShapes.quincunxCross(at: origin, overDetail: showsGates))
+            marks.append(MarkShapes.quincunxCross(at: origin, overDetail: showsGates, placement: placement))
         case .square where level == .hundred:
-            marks.append(MarkShapes.box(level, at: origin))
-            marks.append(MarkShapes.squareCross(at: origin))
+            marks.append(MarkShapes.box(level, at: origin, placement: placement))
+            if isFrame || showsCap(inBoxOf: level) { marks.append(MarkShapes.squareCross(at: origin, placement: placement)) }
         case .square:
             var showsRows = false
             if isFrame {
@@ -70,20 +76,30 @@ struct SceneBuilder {
                 let row = level.child!
                 showsRows = detail.showsUnits(of: row)
                 if showsRows {
-                    for index in 0..<10 { complete(row, at: origin + Layout.childOffset(level, index), isFrame: false) }
+                    for index in 0..<10 { complete(row, at: origin + placement.childOffset(level, index), isFrame: false) }
                 }
             } else {
                 // Inside a larger structure a complete block collapses to its box.
-                marks.append(MarkShapes.box(level, at: origin))
+                marks.append(MarkShapes.box(level, at: origin, placement: placement))
+                guard showsCap(inBoxOf: level) else { return }
             }
-            marks.append(MarkShapes.diagonal(level, at: origin, overDetail: showsRows))
+            marks.append(MarkShapes.diagonal(level, at: origin, overDetail: showsRows, placement: placement))
         case .row:
             // The squares drop their crosses or diagonals and keep their boxes; one line through all.
             let square = level.child!
             if detail.showsUnits(of: square) {
-                for index in 0..<10 { marks.append(MarkShapes.box(square, at: origin + Layout.childOffset(level, index))) }
+                for index in 0..<10 {
+                    marks.append(MarkShapes.box(square, at: origin + placement.childOffset(level, index), placement: placement))
+                }
             }
-            marks.append(MarkShapes.line(level, at: origin))
+            marks.append(MarkShapes.line(level, at: origin, placement: placement))
         }
+    }
+
+    /// Whether a collapsed square of this level is large enough at the output scale for the
+    /// cross or diagonal inside its box to read (`Proportions.smallestCappedBoxPixels`).
+    private func showsCap(inBoxOf level: UnitLevel) -> Bool {
+        guard case .automatic(let pixelsPerUnit) = detail else { return true }
+        return placement.cellSize(level).x * pixelsPerUnit >= Proportions.smallestCappedBoxPixels
     }
 }

@@ -1,5 +1,5 @@
-/// The core's own stroke font for captions (`--caption`) and gallery labels: digits and the
-/// grouping comma as polylines, drawn with the same round pen as the tally.
+/// The core's own stroke font for captions (`--caption`) and gallery labels: digits, the
+/// grouping comma, and the point and letters of short forms ("1.23M", "9.22E18") as polylines, drawn with the same round pen as the tally.
 ///
 /// Why not a system font: text through a font engine depends on the fonts a machine has
 /// installed, so the same arguments would give different PNG and PDF bytes on different
@@ -29,7 +29,8 @@ public enum StrokeFont {
         switch ascii {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return digits[Int(ascii - UInt8(ascii: "0"))]
         case UInt8(ascii: ","): return comma
-        default: return nil
+        case UInt8(ascii: "."): return point
+        default: return letters[character]
         }
     }
 
@@ -74,41 +75,30 @@ public enum StrokeFont {
 
     /// The grouping comma: a short tail below the baseline.
     private static let comma = Glyph(strokes: [points([(0.9, 7.1), (0.9, 8), (0.3, 9.6)])], advance: 0.9 + spacing)
+
+    /// The decimal point of a short form ("1.23M"): a dot on the baseline.
+    private static let point = Glyph(strokes: [points([(0.6, 7.5), (0.6, 8)])], advance: 0.6 + spacing)
+
+    /// The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions,
+    /// E for a power of ten.
+    private static let letters: [Character: Glyph] = [
+        "K": Glyph(strokes: [points([(0, 0), (0, 8)]), points([(4, 0), (0, 4.8)]), points([(1.5, 3.1), (4.1, 8)])],
+                   advance: 4 + spacing),
+        "M": Glyph(strokes: [points([(0, 8), (0, 0), (2.5, 5.2), (5, 0), (5, 8)])], advance: 5 + spacing),
+        "B": Glyph(strokes: [points([(0, 3.8), (2.7, 3.8), (3.6, 2.9), (3.6, 0.9), (2.7, 0), (0, 0), (0, 8), (2.8, 8),
+                                     (4, 6.8), (4, 4.9), (2.9, 3.8)])], advance: 4 + spacing),
+        "T": Glyph(strokes: [points([(0, 0), (4.4, 0)]), points([(2.2, 0), (2.2, 8)])], advance: 4.4 + spacing),
+        "E": Glyph(strokes: [points([(3.9, 0), (0, 0), (0, 8), (3.9, 8)]), points([(0, 3.9), (3.2, 3.9)])], advance: 3.9 + spacing),
+    ]
 }
 
-/// A count written under the tally in `StrokeFont` (`--caption`; the gallery's tile labels),
-/// with its digits grouped by commas ("99,999").
-///
-/// Under a tally its size follows what is shown, not the output's pixels, so the whole picture
-/// (tally and caption) scales as one: digits `Caption.heightShare` of the shown part's longer
-/// side tall, smaller where the text would be wider than the tally, centred under it.
+/// Text written in `StrokeFont`: a count under the tally (`Magnitude`, `--caption`), a gallery's
+/// tile labels.
 public struct Caption: Hashable, Sendable {
     /// The caption's glyphs as marks (kind `caption`, colour c2, unit 0), in reading order.
     public let marks: [Mark]
     /// The caption's ink, pen included.
     public let inkBounds: Rect
-    /// What is shown with the caption: the part of the layout it was written under, and the
-    /// caption; in layout units.
-    public private(set) var bounds: Rect
-
-    /// Digit height as a share of the longer side of what is shown.
-    public static let heightShare = 0.085
-    /// The gap between the tally and the top of the digits, as a share of the digit height.
-    public static let gapShare = 0.6
-
-    /// A caption centred under what is shown.
-    /// - Parameters:
-    ///   - text: what to write; characters the font does not have are skipped.
-    ///   - shown: the part of the layout the image shows (`Frame.shown(_:for:)`).
-    public init(_ text: String, under shown: Rect) {
-        let fontWidth = StrokeFont.width(of: text)
-        var height = max(shown.width, shown.height) * Self.heightShare
-        if fontWidth > 0 { height = min(height, shown.width * StrokeFont.capHeight / fontWidth) }
-        self.init(text, height: height, centreX: shown.minX + shown.width / 2, top: shown.maxY + Self.gapShare * height)
-        let ink = inkBounds
-        let minX = min(shown.minX, ink.minX), maxX = max(shown.maxX, ink.maxX)
-        self.bounds = Rect(minX: minX, minY: shown.minY, width: maxX - minX, height: max(shown.maxY, ink.maxY) - shown.minY)
-    }
 
     /// A caption of a given size and place, in any units (a gallery writes its labels in pixels).
     /// - Parameters:
@@ -136,11 +126,5 @@ public struct Caption: Hashable, Sendable {
         let half = StrokeFont.pen * scale / 2
         self.inkBounds = Rect(minX: left - half, minY: top - half, width: width + 2 * half,
                               height: (StrokeFont.capHeight + StrokeFont.descent) * scale + 2 * half)
-        self.bounds = inkBounds
-    }
-
-    /// The caption of a count: its digits grouped by commas, under what is shown.
-    public init(count: TallyCount, under shown: Rect) {
-        self.init(Words.grouped(count.value), under: shown)
     }
 }

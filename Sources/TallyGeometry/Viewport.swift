@@ -55,7 +55,7 @@ public struct Viewport: Hashable, Sendable {
     public let pixelsPerUnit: Double
     /// The part of the layout that fills the whole image (the content, the padding around it,
     /// and any rounding of the image size, split evenly): the SVG `viewBox`.
-    public let visible: Rect
+    public private(set) var visible: Rect
 
     /// Why a size, scale or padding cannot make an image.
     public enum Problem: Error, Hashable, Sendable {
@@ -79,7 +79,9 @@ public struct Viewport: Hashable, Sendable {
     ///   - padding: pixels of empty margin on every side, before `scale`; nil for the default
     ///     margin, `Proportions.marginShare` of the content's shorter side and at least
     ///     `Proportions.minimumMarginPixels`.
-    public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil) throws(Problem) {
+    ///   - footer: output pixels kept under the content and its margin, for a caption sized in
+    ///     pixels (`CaptionLayout`); part of the side, like the margin.
+    public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil, footer: Double = 0) throws(Problem) {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
         let requested = side.pixels
         guard requested.isFinite, requested > 0 else { throw .notPositive("size", requested) }
@@ -101,10 +103,12 @@ public struct Viewport: Hashable, Sendable {
         }
         func fitted() -> Double {
             let inner = fixed - 2 * pad
+            // The footer is under the content: it takes from the height only.
+            let tall = max(inner - footer, 1e-9)
             switch side {
-            case .longer: return inner / (max(contentWidth, contentHeight) + 2 * margin)
+            case .longer: return min(inner / (contentWidth + 2 * margin), tall / (contentHeight + 2 * margin))
             case .width: return inner / (contentWidth + 2 * margin)
-            case .height: return inner / (contentHeight + 2 * margin)
+            case .height: return tall / (contentHeight + 2 * margin)
             }
         }
         var pixelsPerUnit = fitted()
@@ -115,7 +119,7 @@ public struct Viewport: Hashable, Sendable {
             pixelsPerUnit = fitted()
         }
         let width = max(((contentWidth + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)
-        let height = max(((contentHeight + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)
+        let height = max(((contentHeight + 2 * margin) * pixelsPerUnit + 2 * pad + footer).rounded(), 1)
         guard width <= Self.maximumSide else { throw .sideTooLarge(width) }
         guard height <= Self.maximumSide else { throw .sideTooLarge(height) }
         guard width * height <= Self.maximumPixels else { throw .tooManyPixels(width * height) }
@@ -124,8 +128,25 @@ public struct Viewport: Hashable, Sendable {
         self.pixelsPerUnit = pixelsPerUnit
         let visibleWidth = width / pixelsPerUnit
         let visibleHeight = height / pixelsPerUnit
+        self.footer = footer
         self.visible = Rect(minX: content.minX - (visibleWidth - contentWidth) / 2,
-                            minY: content.minY - (visibleHeight - contentHeight) / 2,
+                            minY: content.minY - (visibleHeight - footer / pixelsPerUnit - contentHeight) / 2,
                             width: visibleWidth, height: visibleHeight)
+    }
+
+    /// Output pixels under the content and its margin, kept for a caption.
+    public let footer: Double
+
+    /// This viewport moved by under a pixel so that `placed`, the content as the scene places
+    /// it (`Frame.shown(_:for:detail:)`, in whole-pixel steps), sits centred in the image with
+    /// its top left on a pixel corner: every unit then starts on a pixel corner, so siblings
+    /// are drawn alike, and the pixels the whole-pixel steps saved go to the margins.
+    package func aligned(to placed: Rect) -> Viewport {
+        var aligned = self
+        let left = ((width - placed.width * pixelsPerUnit) / 2).rounded(.down)
+        let top = ((height - footer - placed.height * pixelsPerUnit) / 2).rounded(.down)
+        aligned.visible.minX = placed.minX - left / pixelsPerUnit
+        aligned.visible.minY = placed.minY - top / pixelsPerUnit
+        return aligned
     }
 }

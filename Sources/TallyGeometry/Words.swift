@@ -52,6 +52,30 @@ public enum Words {
         return parts
     }
 
+    /// A count in at most three significant digits and a scale, for a caption too narrow for
+    /// every digit (SPEC §2, "Magnitude in the picture"): "999", "1.23K", "99.9K", "1.23M",
+    /// "9.22B", "1T", and from 10¹⁵ on a power of ten, "9.22E18". The digits are cut, never
+    /// rounded up, so the short form never says more than the count.
+    public static func short(_ value: UInt64) -> String {
+        let digits = Array(String(value).utf8)
+        guard digits.count > 3 else { return String(value) }
+        let exponent = digits.count - 1
+        let (scale, suffix): (Int, String) = switch exponent {
+        case 3..<6: (3, "K")
+        case 6..<9: (6, "M")
+        case 9..<12: (9, "B")
+        case 12..<15: (12, "T")
+        default: (exponent, "E\(exponent)")
+        }
+        let whole = digits.count - scale
+        var kept = Array(digits.prefix(max(3, whole)))
+        var fraction = kept.count > whole ? Array(kept[whole...]) : []
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        kept = Array(kept.prefix(whole))
+        let number = String(decoding: kept, as: UTF8.self) + (fraction.isEmpty ? "" : "." + String(decoding: fraction, as: UTF8.self))
+        return number + suffix
+    }
+
     /// Digits grouped by threes with commas, independent of locale: 1234567 → "1,234,567".
     public static func grouped(_ value: UInt64) -> String {
         var digits: [UInt8] = []

@@ -42,7 +42,7 @@ public struct RenderSettings: Hashable, Sendable {
     /// The margin in pixels on every side, inside the size; nil: the default margin
     /// (`Proportions.marginShare` of the tally's shorter side, at least 2 px).
     public var padding: Double?
-    /// The theme, colour overrides and background.
+    /// The theme, colour overrides and background (`Appearance.default(for:)` when not given).
     public var appearance: Appearance
     /// Clean or ink.
     public var style: Style
@@ -56,8 +56,9 @@ public struct RenderSettings: Hashable, Sendable {
     public var detail: Detail.Mode?
     /// The accessible title instead of "137 tally marks".
     public var label: String?
-    /// Write the count in digits under the tally (`--caption`), in the core's stroke font.
-    public var caption: Bool
+    /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
+    /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat.
+    public var caption: Bool?
     /// Draw every mark in (`animate`), or only those new since a count (`animateFrom`).
     public var animate: Bool
     /// Draw in only the marks new since this count (`animation` says both at once).
@@ -70,15 +71,17 @@ public struct RenderSettings: Hashable, Sendable {
     /// ```swift
     /// let settings = RenderSettings(format: .png, side: .longer(512), appearance: Appearance(theme: .dark))
     /// ```
+    /// - Parameter appearance: nil for the format's default (SPEC §3): SVG follows the viewer's
+    ///   scheme on a transparent background, PNG and PDF are light on their paper.
     public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
-                appearance: Appearance = Appearance(), style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
-                frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool = false, animate: Bool = false, animateFrom: TallyCount? = nil,
+                appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
+                frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil, animate: Bool = false, animateFrom: TallyCount? = nil,
                 documentDate: Int64 = 0) {
         self.format = format
         self.side = side
         self.scale = scale
         self.padding = padding
-        self.appearance = appearance
+        self.appearance = appearance ?? .default(for: format)
         self.style = style
         self.seed = seed
         self.fit = fit
@@ -89,6 +92,24 @@ public struct RenderSettings: Hashable, Sendable {
         self.animate = animate
         self.animateFrom = animateFrom
         self.documentDate = documentDate
+    }
+}
+
+extension Appearance {
+    /// The look a format has when none is asked for (SPEC §3), so a default image reads on a
+    /// light page and on a dark one: an SVG carries both palettes and follows the viewer's
+    /// colour scheme on a transparent background; a PNG or PDF, which cannot switch, is the
+    /// light palette on its paper.
+    ///
+    /// ```swift
+    /// Appearance.default(for: .png)   // light on #FAFAF7
+    /// ```
+    public static func `default`(for format: OutputFormat) -> Appearance {
+        switch format {
+        case .svg: Appearance(theme: .auto)
+        case .png, .pdf: Appearance(theme: .light, background: .paper)
+        case .json: Appearance()
+        }
     }
 }
 
@@ -145,25 +166,46 @@ public enum Renderer {
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
         let shown = frame.shown(fit, for: count)
-        let caption = settings.caption ? Caption(count: count, under: shown) : nil
-        let viewport = try viewport(caption?.bounds ?? shown, side, settings)
+        // A JSON scene without a size has no output scale: every mark, pens as designed, and no
+        // caption unless asked for (the scene is the geometry, not a picture).
+        let scaled = settings.format != .json || settings.side != nil
+        var viewport: Viewport
+        var caption: CaptionLayout?
+        if Magnitude.captioned(count, asked: settings.caption ?? (scaled ? nil : false)) {
+            (caption, viewport) = try captioned(count, shown, side, settings)
+        } else {
+            viewport = try self.viewport(shown, side, settings)
+        }
         if (settings.animate || settings.animateFrom != nil) && settings.format != .svg {
             throw .animationNeedsSVG(settings.format)
         }
         if let from = settings.animateFrom, from > count { throw .animateFromBeyondCount(from, count) }
-        // A JSON scene without a size has no output scale: every mark, pens as designed.
-        let scaled = settings.format != .json || settings.side != nil
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
+        // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
+        viewport = viewport.aligned(to: frame.shown(fit, for: count, detail: detail))
         var clean = Scene(count: count, frame: frame.level, detail: detail)
-        if let caption { clean = clean.adding(caption) }
+        if let caption { clean = clean.adding(caption.caption(in: viewport)) }
         var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
         if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
-        if settings.format == .png && settings.style == .clean {
-            // Raster only: axis-aligned pens on whole pixels, so equal marks look equal.
+        if scaled && settings.style == .clean {
+            // Axis-aligned pens on whole pixels, so equal marks look equal; the same for every
+            // format, so an SVG drawn at its own width and height shows the PNG's pixels.
             scene = scene.snappedToPixels(pixelsPerUnit: viewport.pixelsPerUnit, visible: viewport.visible)
         }
         return (scene, viewport, clean)
+    }
+
+    /// The caption of a count (SPEC §2, "Magnitude in the picture") and the viewport with room for it.
+    private static func captioned(_ count: TallyCount, _ shown: Rect, _ side: Viewport.Side,
+                                  _ settings: RenderSettings) throws(RenderError) -> (CaptionLayout?, Viewport) {
+        do {
+            return try CaptionLayout.fit(count, side: side.pixels * settings.scale) { (footer: Double) throws(Viewport.Problem) -> Viewport in
+                try Viewport(content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer)
+            }
+        } catch {
+            throw .viewport(error)
+        }
     }
 
     /// The bytes of a count with these settings: what `tally render` writes.

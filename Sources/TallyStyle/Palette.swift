@@ -1,6 +1,8 @@
 import TallyGeometry
 
-/// SPEC §3: the colour tokens of the design system, light and dark.
+/// SPEC §3: the colour tokens of the design system, light and dark. The boxes' c3 is darker
+/// (light) and brighter (dark) than the seed's (#8C8C91, #858587), so every mark meets 3:1 in a
+/// deliberate order (SPEC §2, "Contrast").
 public struct Palette: Hashable, Sendable {
     /// The background when one is asked for.
     public var paper: RGBA
@@ -8,17 +10,18 @@ public struct Palette: Hashable, Sendable {
     public var c1: RGBA
     /// Crosses and diagonals.
     public var c2: RGBA
-    /// Boxes.
+    /// Boxes: the mark that carries large counts, so darker (light) or brighter (dark) than the
+    /// translucent caps and the progress wash, at least 4:1 against the paper.
     public var c3: RGBA
     /// The slash, the signature warm red.
     public var accent: RGBA
 
     /// SPEC §3's light palette.
     public static let light = Palette(paper: RGBA(hex: 0xFAFAF7), c1: RGBA(hex: 0x262629), c2: RGBA(hex: 0x59595E),
-                                      c3: RGBA(hex: 0x8C8C91), accent: RGBA(hex: 0xD94033))
+                                      c3: RGBA(hex: 0x77777C), accent: RGBA(hex: 0xD94033))
     /// SPEC §3's dark palette.
     public static let dark = Palette(paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xB8B8BA),
-                                     c3: RGBA(hex: 0x858587), accent: RGBA(hex: 0xF2594D))
+                                     c3: RGBA(hex: 0x9A9A9C), accent: RGBA(hex: 0xF2594D))
 
     /// The colour of a role.
     public subscript(token: ColorToken) -> RGBA {

@@ -87,16 +87,14 @@ import Testing
         for mark in progress {
             let xs = mark.segments.flatMap { [$0.start.x, $0.end.x] }
             let ys = mark.segments.flatMap { [$0.start.y, $0.end.y] }
-            // The minimum size, or the whole cell of its unit where that is smaller.
-            guard let level = UnitLevel.all.first(where: { $0.capacity == mark.unit }) else {
+            // At least one whole output pixel (SPEC §2: never invisible).
+            guard UnitLevel.all.contains(where: { $0.capacity == mark.unit }) else {
                 problems.append("\(at): a progress mark of no unit")
                 continue
             }
-            let cell = Frame(level: level)
-            let minimum = Proportions.progressMinimumPixels / pixelsPerUnit
             let wide = (xs.max() ?? 0) - (xs.min() ?? 0), tall = (ys.max() ?? 0) - (ys.min() ?? 0)
-            if wide < min(minimum, cell.width) * 0.999 || tall < min(minimum, cell.height) * 0.999 {
-                problems.append("\(at): progress mark smaller than \(Proportions.progressMinimumPixels) px")
+            if wide * pixelsPerUnit < 0.999 || tall * pixelsPerUnit < 0.999 {
+                problems.append("\(at): progress mark smaller than a pixel")
             }
             if !(mark.color == .c1 && mark.width == 0 && !mark.segments.isEmpty && mark.segments.count % 4 == 0) {
                 problems.append("\(at): progress mark is not a fill")
@@ -157,13 +155,14 @@ import Testing
     }
 
     @Test func tinyOutputShowsTheCompleteChildrenAndTheProgress() throws {
-        // 137 drawn a few pixels wide: the complete hundred-block, and the 37 as a progress mark.
+        // 137 drawn a few pixels wide: the complete hundred-block (a 3.9 px box, too small for
+        // its cross), and the 37 as a progress mark.
         let tiny = scene(137, .automatic(pixelsPerUnit: 0.05))
-        #expect(tiny.marks.map(\.kind) == [.box, .cross, .progress])
+        #expect(tiny.marks.map(\.kind) == [.box, .progress])
         let progress = try #require(tiny.marks.last)
         #expect(progress.unit == 100)
-        // It lies in the second square of the row, whose cell starts at 77.5 + 28 and ends at 183.
-        #expect(progress.segments.allSatisfy { $0.start.x >= 105.5 && $0.start.x <= 183 })
+        // It lies in the second square of the row, one whole-pixel step (5 px: 100 units) along.
+        #expect(progress.segments.allSatisfy { $0.start.x >= 100 && $0.start.x <= 177.5 })
         // 24 at 16 px: gates are too fine; the twenty-five-unit being filled has no complete child.
         #expect(scene(24, .automatic(pixelsPerUnit: 16 / 30)).marks.isEmpty == false)
         #expect(scene(24, .automatic(pixelsPerUnit: 0.1)).marks.filter { $0.kind == .stroke }.count < 20)
@@ -174,7 +173,7 @@ import Testing
     @Test func legibilityFollowsTheThresholds() {
         #expect(Proportions.legibleGapPixels == 1.5)
         #expect(Proportions.minimumPenPixels == 1)
-        #expect(Proportions.progressMinimumPixels >= 2 && Proportions.progressMinimumPixels <= 4)
+        #expect(Proportions.smallestCappedBoxPixels == 8)
         // Strokes are 2.1 units apart with a 0.9 pen: a 1.2 unit gap, legible from 1.5 / 1.2 px/unit.
         let threshold = 1.5 / 1.2
         #expect(Detail.automatic(pixelsPerUnit: threshold * 1.001).showsUnits(of: .gate))

@@ -1,0 +1,79 @@
+/// SPEC §2, "Magnitude in the picture": from 10,000 up the shapes repeat every two levels (1,000
+/// and 100,000 are both ten boxes under a line), so a picture of such a count states its
+/// magnitude in the image itself: the count, written under the tally in `StrokeFont`.
+///
+/// Why the count and not a key ("each box = 10,000"): the digits are read by anyone, in any
+/// language, without knowing the notation, and they also say the partial progress the wash can
+/// only hint at. The caption is sized in output pixels, never under `minimumDigitPixels`, so it
+/// stays legible at 64 px; where every digit does not fit the image's width at that height,
+/// the short form does (`Words.short`: "1.23M", "9.22E18"), never a smear.
+public enum Magnitude {
+    /// From this count on, a picture carries its caption unless told not to (`--no-caption`).
+    public static let captionedFrom: UInt64 = 10_000
+    /// A caption's digits are never shorter than this many output pixels.
+    public static let minimumDigitPixels = 7.0
+    /// The digits' height as a share of the image's side, where that is more than the minimum.
+    public static let digitShare = 0.085
+    /// The band under the tally that a caption takes, as a multiple of its digit height: a gap
+    /// (`digitTopShare`), the digits, the comma's tail and a bottom margin.
+    static let bandShare = 2.0
+    /// Where the digits start in the band, as a share of their height.
+    static let digitTopShare = 0.4
+
+    /// Whether a count's picture carries a caption: as asked, else from `captionedFrom` on.
+    public static func captioned(_ count: TallyCount, asked: Bool?) -> Bool {
+        asked ?? (count.value >= captionedFrom)
+    }
+}
+
+/// The caption of one image: what it says and how tall its digits are, in output pixels.
+package struct CaptionLayout: Hashable, Sendable {
+    /// The count as written: every digit, grouped, or its short form.
+    package let text: String
+    /// The digits' height in output pixels, at least `Magnitude.minimumDigitPixels`.
+    package let digitPixels: Double
+    /// The output pixels the caption takes under the tally.
+    package var footer: Double { (digitPixels * Magnitude.bandShare).rounded(.up) }
+
+    /// The caption of `count` in an image whose fixed side is `side` output pixels, with the
+    /// viewport that makes room for it: every digit at the preferred height where they fit the
+    /// width, else smaller down to the minimum, else the short form, else (an image too
+    /// narrow for even that) no caption.
+    /// - Parameter viewport: the viewport with a footer of so many output pixels.
+    package static func fit(_ count: TallyCount, side: Double,
+                            viewport: (Double) throws(Viewport.Problem) -> Viewport) throws(Viewport.Problem) -> (CaptionLayout?, Viewport) {
+        let preferred = max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side)
+        var texts = [Words.grouped(count.value)]
+        if Words.short(count.value) != texts[0] { texts.append(Words.short(count.value)) }
+        for text in texts {
+            var layout = CaptionLayout(text: text, digitPixels: preferred)
+            // A caption never takes more than half the image.
+            guard 2 * layout.footer <= side else { break }
+            var fitted = try viewport(layout.footer)
+            let room = fitted.width - 2 * max(Proportions.minimumMarginPixels, fitted.width * Proportions.marginShare)
+            let needed = layout.widthPixels
+            if needed > room {
+                let smaller = preferred * room / needed
+                guard smaller >= Magnitude.minimumDigitPixels else { continue }
+                layout = CaptionLayout(text: text, digitPixels: smaller)
+                fitted = try viewport(layout.footer)
+            }
+            return (layout, fitted)
+        }
+        return (nil, try viewport(0))
+    }
+
+    /// The width of the text's ink in output pixels.
+    var widthPixels: Double {
+        let scale = digitPixels / StrokeFont.capHeight
+        return StrokeFont.width(of: text) * scale + max(1, StrokeFont.pen * scale)
+    }
+
+    /// The caption's marks, in layout units, centred in the band at the bottom of the image.
+    package func caption(in viewport: Viewport) -> Caption {
+        let scale = viewport.pixelsPerUnit
+        let top = viewport.height - viewport.footer + Magnitude.digitTopShare * digitPixels
+        return Caption(text, height: digitPixels / scale, centreX: viewport.visible.minX + viewport.width / 2 / scale,
+                       top: viewport.visible.minY + top / scale)
+    }
+}
