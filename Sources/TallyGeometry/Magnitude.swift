@@ -33,32 +33,36 @@ package struct CaptionLayout: Hashable, Sendable {
     /// The digits' height in output pixels, at least `Magnitude.minimumDigitPixels`.
     package let digitPixels: Double
     /// The output pixels the caption takes under the tally.
-    package var footer: Double { (digitPixels * Magnitude.bandShare).rounded(.up) }
+    package var footer: Double { Self.footer(digitPixels) }
+
+    private static func footer(_ digitPixels: Double) -> Double { (digitPixels * Magnitude.bandShare).rounded(.up) }
 
     /// The caption of `count` in an image whose fixed side is `side` output pixels, with the
     /// viewport that makes room for it: every digit at the preferred height where they fit the
     /// width, else smaller down to the minimum, else the short form, else (an image too
     /// narrow for even that) no caption.
-    /// - Parameter viewport: the viewport with a footer of so many output pixels.
-    package static func fit(_ count: TallyCount, side: Double,
+    /// - Parameters:
+    ///   - sizing: the counts whose captions the size must hold: the count alone, or, for a
+    ///     sequence drawn in one frame, the widest counts of that frame, so every image of the
+    ///     sequence has the same size and the same digits.
+    ///   - viewport: the viewport with a footer of so many output pixels.
+    package static func fit(_ count: TallyCount, sizing: [UInt64], side: Double,
                             viewport: (Double) throws(Viewport.Problem) -> Viewport) throws(Viewport.Problem) -> (CaptionLayout?, Viewport) {
         let preferred = max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side)
-        var texts = [Words.grouped(count.value)]
-        if Words.short(count.value) != texts[0] { texts.append(Words.short(count.value)) }
-        for text in texts {
-            var layout = CaptionLayout(text: text, digitPixels: preferred)
-            // A caption never takes more than half the image.
-            guard 2 * layout.footer <= side else { break }
-            var fitted = try viewport(layout.footer)
+        let forms: [(UInt64) -> String] = [Words.grouped, Words.short]
+        // A caption never takes more than half the image.
+        guard 2 * footer(preferred) <= side else { return (nil, try viewport(0)) }
+        for form in forms {
+            let widest = sizing.map { CaptionLayout(text: form($0), digitPixels: preferred).widthPixels }.max() ?? 0
+            var digits = preferred
+            var fitted = try viewport(footer(digits))
             let room = fitted.width - 2 * max(Proportions.minimumMarginPixels, fitted.width * Proportions.marginShare)
-            let needed = layout.widthPixels
-            if needed > room {
-                let smaller = preferred * room / needed
-                guard smaller >= Magnitude.minimumDigitPixels else { continue }
-                layout = CaptionLayout(text: text, digitPixels: smaller)
-                fitted = try viewport(layout.footer)
+            if widest > room {
+                digits = preferred * room / widest
+                guard digits >= Magnitude.minimumDigitPixels else { continue }
+                fitted = try viewport(footer(digits))
             }
-            return (layout, fitted)
+            return (CaptionLayout(text: form(count.value), digitPixels: digits), fitted)
         }
         return (nil, try viewport(0))
     }

@@ -20,8 +20,9 @@ struct SceneBuilder {
     let placement: Placement
     private(set) var marks: [Mark] = []
 
-    static func marks(count: UInt64, frame: UnitLevel, detail: Detail) -> [Mark] {
-        var builder = SceneBuilder(detail: detail, placement: Placement(detail))
+    /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
+    static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
+        var builder = SceneBuilder(detail: detail, placement: placement ?? Placement(detail))
         let origin = Point(0, 0)
         if count == frame.capacity {
             builder.complete(frame, at: origin, isFrame: true)

@@ -42,8 +42,14 @@ public struct RenderSettings: Hashable, Sendable {
     /// The margin in pixels on every side, inside the size; nil: the default margin
     /// (`Proportions.marginShare` of the tally's shorter side, at least 2 px).
     public var padding: Double?
-    /// The theme, colour overrides and background (`Appearance.default(for:)` when not given).
-    public var appearance: Appearance
+    /// The theme, colour overrides and background: the format's default
+    /// (`Appearance.default(for:)`, decided when drawn, so changing `format` changes it too)
+    /// until one is set.
+    public var appearance: Appearance {
+        get { chosenAppearance ?? .default(for: format) }
+        set { chosenAppearance = newValue }
+    }
+    private var chosenAppearance: Appearance?
     /// Clean or ink.
     public var style: Style
     /// The ink style's seed.
@@ -81,7 +87,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.side = side
         self.scale = scale
         self.padding = padding
-        self.appearance = appearance ?? .default(for: format)
+        self.chosenAppearance = appearance
         self.style = style
         self.seed = seed
         self.fit = fit
@@ -171,8 +177,15 @@ public enum Renderer {
         let scaled = settings.format != .json || settings.side != nil
         var viewport: Viewport
         var caption: CaptionLayout?
-        if Magnitude.captioned(count, asked: settings.caption ?? (scaled ? nil : false)) {
-            (caption, viewport) = try captioned(count, shown, side, settings)
+        let asked = settings.caption ?? (scaled ? nil : false)
+        // A sequence in one frame (pinned, or the whole frame shown) keeps one size: the band
+        // for the caption is there for every count of a frame that holds 10,000, sized for its
+        // widest count, and written under the counts that have one.
+        let oneSize = settings.frame != nil || fit == .frame
+        let sizing = oneSize ? [frame.level.capacity, frame.level.capacity - 1] : [count.value]
+        if asked ?? (sizing[0] >= Magnitude.captionedFrom) {
+            (caption, viewport) = try captioned(count, sizing, shown, side, settings)
+            if !Magnitude.captioned(count, asked: asked) { caption = nil }
         } else {
             viewport = try self.viewport(shown, side, settings)
         }
@@ -197,10 +210,10 @@ public enum Renderer {
     }
 
     /// The caption of a count (SPEC §2, "Magnitude in the picture") and the viewport with room for it.
-    private static func captioned(_ count: TallyCount, _ shown: Rect, _ side: Viewport.Side,
+    private static func captioned(_ count: TallyCount, _ sizing: [UInt64], _ shown: Rect, _ side: Viewport.Side,
                                   _ settings: RenderSettings) throws(RenderError) -> (CaptionLayout?, Viewport) {
         do {
-            return try CaptionLayout.fit(count, side: side.pixels * settings.scale) { (footer: Double) throws(Viewport.Problem) -> Viewport in
+            return try CaptionLayout.fit(count, sizing: sizing, side: side.pixels * settings.scale) { (footer: Double) throws(Viewport.Problem) -> Viewport in
                 try Viewport(content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer)
             }
         } catch {

@@ -65,11 +65,17 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         }
     }
 
+    /// SPEC §3: a PNG is on its theme's paper by default (#FAFAF7 light, #1C1C1F dark, pinned
+    /// here), and transparent with `--background none`.
     @Test func aTransparentBackgroundStaysTransparent() throws {
-        let pixels = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, RenderSettings(format: .png)))))
+        let none = RenderSettings(format: .png, appearance: Appearance(background: .none))
+        let pixels = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, none))))
         #expect(pixels.pixels[0] == 0)
-        let paper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, RenderSettings(format: .png, appearance: Appearance(background: .paper))))))
+        let paper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, RenderSettings(format: .png)))))
         #expect(paper.pixels[0] == 0xFFFA_FAF7)
+        let dark = RenderSettings(format: .png, appearance: Appearance(theme: .dark, background: .paper))
+        let darkPaper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, dark))))
+        #expect(darkPaper.pixels[0] == 0xFF1C_1C1F)
     }
 }
 

@@ -71,7 +71,7 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     }
 
     @Test func themesCarryTheirPalettes() throws {
-        let light = String(decoding: try render(7), as: UTF8.self)
+        let light = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .light))), as: UTF8.self)
         let dark = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .dark))), as: UTF8.self)
         let auto = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .auto))), as: UTF8.self)
         #expect(light.contains("#262629") && !light.contains("#ebebed"))

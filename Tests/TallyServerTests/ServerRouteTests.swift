@@ -102,11 +102,11 @@ enum Pinned {
         let base = try #require(try await tag("/137.svg?size=512&theme=auto"))
         // The same settings however spelt: order, leading zeros, defaults given, case of the extension.
         for same in ["/137.svg?theme=auto&size=0512", "/137.svg?size=512.0&theme=auto&style=clean&seed=0", "/137.SVG?size=512&theme=auto",
-                     "/0137.svg?size=512&theme=auto&animate=false"] {
+                     "/0137.svg?size=512&theme=auto&animate=false", "/137.svg?size=512"] {
             #expect(try await tag(same) == base, "\(same)")
         }
         // Anything that changes the bytes changes the tag.
-        for other in ["/137.svg?size=513&theme=auto", "/137.svg?size=512", "/138.svg?size=512&theme=auto",
+        for other in ["/137.svg?size=513&theme=auto", "/137.svg?size=512&theme=light", "/138.svg?size=512&theme=auto",
                       "/137.json?size=512&theme=auto", "/137.svg?size=512&theme=auto&caption", "/137.svg?size=512&theme=auto&label=x"] {
             #expect(try await tag(other) != base, "\(other)")
         }

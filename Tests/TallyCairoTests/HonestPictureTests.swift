@@ -1,0 +1,217 @@
+#if Cairo
+import Foundation
+import Testing
+import TallyCairo
+import TallyGeometry
+import TallyRender
+import TallyStyle
+import TallyTestSupport
+
+/// SPEC §2, "Honest at a glance", checked on the pixels a reader sees.
+@Suite struct HonestPictureTests {
+    private func count(_ value: UInt64) throws -> TallyCount { try #require(TallyCount(exactly: value)) }
+
+    private func png(_ value: UInt64, _ settings: RenderSettings = RenderSettings()) throws -> PNGImage {
+        var settings = settings
+        settings.format = .png
+        return try #require(PNGImage(png: try Renderer.render(try count(value), settings)))
+    }
+
+    // MARK: Colour arithmetic (WCAG 2.2), written out here rather than read from the code.
+
+    private static func linear(_ channel: Double) -> Double {
+        let c = channel / 255
+        return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+
+    private static func luminance(_ rgb: (Double, Double, Double)) -> Double {
+        0.2126 * linear(rgb.0) + 0.7152 * linear(rgb.1) + 0.0722 * linear(rgb.2)
+    }
+
+    static func contrast(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
+        let (x, y) = (luminance(a), luminance(b))
+        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+    }
+
+    private static func rgb(_ hex: UInt32) -> (Double, Double, Double) {
+        (Double(hex >> 16 & 0xFF), Double(hex >> 8 & 0xFF), Double(hex & 0xFF))
+    }
+
+    /// A colour laid over another at an opacity, as Cairo and browsers blend (in sRGB values).
+    private static func over(_ top: (Double, Double, Double), _ bottom: (Double, Double, Double), _ alpha: Double) -> (Double, Double, Double) {
+        (alpha * top.0 + (1 - alpha) * bottom.0, alpha * top.1 + (1 - alpha) * bottom.1, alpha * top.2 + (1 - alpha) * bottom.2)
+    }
+
+    /// An opaque pixel of a decoded PNG as RGB.
+    private static func rgb(pixel: UInt32) -> (Double, Double, Double) {
+        (Double(pixel >> 16 & 0xFF), Double(pixel >> 8 & 0xFF), Double(pixel & 0xFF))
+    }
+
+    // MARK: Contrast
+
+    /// SPEC §3's palette as this project draws it, and SPEC §2's opacities, pinned as literals.
+    static let palettes: [(name: String, theme: Theme, paper: UInt32, c1: UInt32, c2: UInt32, c3: UInt32, accent: UInt32)] = [
+        ("light", .light, 0xFAFAF7, 0x262629, 0x59595E, 0x77777C, 0xD94033),
+        ("dark", .dark, 0x1C1C1F, 0xEBEBED, 0xB8B8BA, 0x9A9A9C, 0xF2594D),
+    ]
+    static let capOverDetailOpacity = 0.8
+    static let washOpacity = 0.55
+
+    /// Every mark kind as drawn (after its opacity, over its paper), with its contrast ratio
+    /// pinned to two decimals: 3:1 at least (WCAG 2.2, 1.4.11), in a deliberate order: strokes
+    /// and lines, then crosses and diagonals, then boxes, then caps over detail, then washes.
+    static let expected: [String: [String: Double]] = [
+        "light": ["stroke": 14.43, "line": 14.43, "cross": 6.66, "diagonal": 6.66, "caption": 6.66, "slash": 4.24,
+                  "box": 4.26, "cap over detail": 4.14, "progress": 3.51],
+        "dark": ["stroke": 14.28, "line": 14.28, "cross": 8.58, "diagonal": 8.58, "caption": 8.58, "slash": 5.11,
+                 "box": 6.05, "cap over detail": 5.96, "progress": 5.20],
+    ]
+
+    @Test(arguments: [0, 1])
+    func everyMarkIsAtLeastThreeToOneAgainstItsPaper(_ index: Int) throws {
+        let palette = Self.palettes[index]
+        // The code's palette and opacities are the ones pinned here.
+        let drawn = Appearance(theme: palette.theme).palette
+        #expect(drawn.paper == RGBA(hex: palette.paper) && drawn.c1 == RGBA(hex: palette.c1) && drawn.c2 == RGBA(hex: palette.c2)
+                    && drawn.c3 == RGBA(hex: palette.c3) && drawn.accent == RGBA(hex: palette.accent), "\(palette.name)")
+        let over = try #require(Scene(count: 25).marks.first { $0.kind == .cross })
+        #expect(over.opacity == Self.capOverDetailOpacity)
+        let wash = try Renderer.layout(10_001, RenderSettings(format: .png, side: .longer(64))).scene.marks.first { $0.kind == .progress }
+        #expect(try #require(wash).opacity == Self.washOpacity)
+
+        let paper = Self.rgb(palette.paper)
+        let colours: [String: (Double, Double, Double)] = [
+            "stroke": Self.rgb(palette.c1), "line": Self.rgb(palette.c1), "cross": Self.rgb(palette.c2),
+            "diagonal": Self.rgb(palette.c2), "caption": Self.rgb(palette.c2), "slash": Self.rgb(palette.accent),
+            "box": Self.rgb(palette.c3), "cap over detail": Self.over(Self.rgb(palette.c2), paper, Self.capOverDetailOpacity),
+            "progress": Self.over(Self.rgb(palette.c1), paper, Self.washOpacity),
+        ]
+        let expected = try #require(Self.expected[palette.name])
+        for (kind, colour) in colours {
+            let ratio = Self.contrast(colour, paper)
+            #expect(ratio >= 3, "\(palette.name) \(kind): \(ratio):1")
+            #expect(abs(ratio - (try #require(expected[kind]))) < 0.01, "\(palette.name) \(kind): \(ratio):1")
+        }
+        // The marks that carry large counts are never the faintest: only the wash is fainter
+        // than the boxes, and the boxes are fainter than the crosses and lines.
+        let ratios = expected
+        #expect(ratios["box"]! > ratios["progress"]! && ratios["cross"]! > ratios["box"]! && ratios["line"]! > ratios["cross"]!)
+        let large = ["box", "line", "cross", "diagonal", "cap over detail"].map { ratios[$0]! }
+        #expect(ratios["progress"]! <= large.min()!)
+    }
+
+    /// The same contrast, measured on rendered PNG pixels: each mark kind, drawn wide on its
+    /// paper at the opacity the scene gives it, has a solid pixel within 0.05 of the ratio above.
+    @Test(arguments: [0, 1])
+    func renderedPixelsHaveThatContrast(_ index: Int) throws {
+        let palette = Self.palettes[index]
+        let expected = try #require(Self.expected[palette.name])
+        let cases: [(String, MarkKind, ColorToken, Double)] = [
+            ("stroke", .stroke, .c1, 1), ("slash", .slash, .accent, 1), ("cross", .cross, .c2, 1), ("box", .box, .c3, 1),
+            ("line", .line, .c1, 1), ("diagonal", .diagonal, .c2, 1), ("caption", .caption, .c2, 1),
+            ("cap over detail", .cross, .c2, Self.capOverDetailOpacity), ("progress", .progress, .c1, Self.washOpacity),
+        ]
+        let settings = RenderSettings(format: .png, side: .longer(128), appearance: Appearance(theme: palette.theme, background: .paper))
+        for (name, kind, token, opacity) in cases {
+            // One wide mark across a twenty-five-unit's cell: a solid middle, whatever the pen.
+            let segments = kind.isFilled
+                ? [Segment(5, 5, 25, 5), Segment(25, 5, 25, 25), Segment(25, 25, 5, 25), Segment(5, 25, 5, 5)]
+                : [Segment(5, 15, 25, 15)]
+            let mark = Mark(kind: kind, unit: 1, color: token, width: 8, segments: segments, opacity: opacity)
+            let scene = Scene(count: 25, frame: Frame(level: .twentyFive), marks: [mark])
+            let image = try #require(PNGImage(png: try Renderer.render(scene: scene, settings)))
+            let middle = image.pixels[(image.height / 2) * image.width + image.width / 2]
+            let ratio = Self.contrast(Self.rgb(pixel: middle), Self.rgb(palette.paper))
+            #expect(abs(ratio - (try #require(expected[name]))) < 0.05 && ratio >= 3,
+                    "\(palette.name) \(name): the drawn pixel is \(ratio):1 against the paper")
+        }
+    }
+
+    // MARK: Magnitude and progress
+
+    /// How many pixels differ by a clear contrast (2:1 or more) between two default images, laid
+    /// on one canvas of the paper colour from their top left corners.
+    private func clearlyDiffering(_ a: PNGImage, _ b: PNGImage) -> Int {
+        let paper: UInt32 = 0xFFFA_FAF7
+        let width = max(a.width, b.width), height = max(a.height, b.height)
+        func at(_ image: PNGImage, _ x: Int, _ y: Int) -> UInt32 {
+            x < image.width && y < image.height ? image.pixels[y * image.width + x] : paper
+        }
+        var differing = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let (p, q) = (at(a, x, y), at(b, x, y))
+                if p != q && Self.contrast(Self.rgb(pixel: p), Self.rgb(pixel: q)) >= 2 { differing += 1 }
+            }
+        }
+        return differing
+    }
+
+    /// Counts with different numbers of digits never give the same picture: 10ᵏ against 10ᵏ⁺²
+    /// (the shapes repeat every two levels), 99,999 against Int64.max, 1,000 against 100,000,
+    /// at 64, 128 and 256 px with the default options. More than a few pixels differ clearly
+    /// (at 64 px, 10¹⁶ and 10¹⁸ are told apart by one 7 px digit of their short forms).
+    @Test(arguments: [64.0, 128, 256])
+    func countsOfDifferentMagnitudesLookDifferent(_ size: Double) throws {
+        var pairs: [(UInt64, UInt64)] = [(99_999, 9_223_372_036_854_775_807), (1_000, 100_000)]
+        var power: UInt64 = 100
+        for _ in 2...16 {
+            pairs.append((power, power * 100))
+            power *= 10
+        }
+        let settings = RenderSettings(side: .longer(size))
+        for (small, large) in pairs {
+            let differing = clearlyDiffering(try png(small, settings), try png(large, settings))
+            #expect(differing > 5, "\(small) and \(large) at \(size) px: \(differing) pixels differ clearly")
+        }
+    }
+
+    /// Progress is never rounded up: the pairs differ at the sizes it names.
+    @Test func progressPairsDiffer() throws {
+        for (a, b, size) in [(UInt64(10_999), UInt64(11_000), 64.0), (104, 105, 64), (1_249, 1_250, 128)] {
+            let settings = RenderSettings(side: .longer(size))
+            let differing = clearlyDiffering(try png(a, settings), try png(b, settings))
+            #expect(differing >= 1, "\(a) and \(b) at \(size) px look the same")
+        }
+    }
+
+    // MARK: Defaults and small sizes
+
+    /// A default PNG is opaque at its corners, on its paper, so it reads on a dark page.
+    @Test func aDefaultPNGIsOpaque() throws {
+        for value: UInt64 in [0, 25, 137, 99_999] {
+            let image = try png(value)
+            for (x, y) in [(0, 0), (image.width - 1, 0), (0, image.height - 1), (image.width - 1, image.height - 1)] {
+                #expect(image.pixels[y * image.width + x] == 0xFFFA_FAF7, "\(value): corner (\(x), \(y))")
+            }
+        }
+    }
+
+    /// 999 at 64 px is ten separate units (nine boxes and the wash of the tenth): counted as
+    /// the groups of ink pixels touching one another, diagonals included.
+    @Test func siblingsNeverMerge() throws {
+        let image = try png(999, RenderSettings(side: .longer(64)))
+        var seen = [Bool](repeating: false, count: image.pixels.count)
+        let paper = Self.rgb(0xFAFAF7)
+        func inked(_ index: Int) -> Bool { Self.contrast(Self.rgb(pixel: image.pixels[index]), paper) >= 1.5 }
+        var groups = 0
+        for start in image.pixels.indices where !seen[start] && inked(start) {
+            groups += 1
+            var stack = [start]
+            seen[start] = true
+            while let index = stack.popLast() {
+                let (x, y) = (index % image.width, index / image.width)
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let (nx, ny) = (x + dx, y + dy)
+                        guard nx >= 0, ny >= 0, nx < image.width, ny < image.height else { continue }
+                        let next = ny * image.width + nx
+                        if !seen[next] && inked(next) { seen[next] = true; stack.append(next) }
+                    }
+                }
+            }
+        }
+        #expect(groups == 10, "999 at 64 px: \(groups) groups of ink")
+    }
+}
+#endif

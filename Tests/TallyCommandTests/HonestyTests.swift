@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+@testable import TallyGeometry
+import TallyRender
+import TallyStyle
+
+/// SPEC §2, "Honest at a glance", as far as the scene and the SVG say it (the pixels are
+/// checked in TallyCairoTests' `HonestPictureTests`).
+@Suite struct HonestyTests {
+    /// A small deterministic generator (SplitMix64), so the random cases are the same each run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The JSON scene of a count at a size, as `tally render N -f json --size S` writes it.
+    private func jsonScene(_ count: UInt64, size: Double) throws -> [String: Any] {
+        let settings = RenderSettings(format: .json, side: .longer(size))
+        let bytes = try Renderer.render(try #require(TallyCount(exactly: count)), settings)
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    /// "Never more than the truth", over 200 random counts and sizes: each progress wash covers
+    /// exactly ⌊share × W × H⌋ of the W × H whole pixels of the cell it fills, and at least one,
+    /// where the share is the count's part of that unit (the count modulo its capacity). A wash
+    /// a pixel short, or halved, or grown to its whole cell fails.
+    @Test func washesCoverTheExactShareInWholePixels() throws {
+        var random = Generator(state: 19)
+        var washes = 0
+        for _ in 0..<200 {
+            // Counts of every magnitude, sizes from 64 to 1,024 px.
+            let digits = Int.random(in: 2...18, using: &random)
+            var upper: UInt64 = 1
+            for _ in 0..<digits { upper *= 10 }
+            let count = UInt64.random(in: 1...upper, using: &random)
+            let size = Double(Int.random(in: 64...1024, using: &random))
+            let scene = try jsonScene(count, size: size)
+            let viewport = try #require(scene["viewport"] as? [String: Any])
+            let pixels = try #require(viewport["pixels"] as? [String: Double])
+            let box = try #require(viewport["box"] as? [String: Double])
+            let scale = try #require(pixels["width"]) / (try #require(box["width"]))
+            let marks = try #require(scene["marks"] as? [[String: Any]])
+            for mark in marks where mark["kind"] as? String == "progress" {
+                washes += 1
+                let unit = try #require((mark["unit"] as? NSNumber)?.uint64Value)
+                let level = try #require(UnitLevel.all.first { $0.capacity == unit })
+                let segments = try #require(mark["segments"] as? [[Double]])
+                try #require(segments.count % 4 == 0 && !segments.isEmpty)
+                var covered = 0.0
+                for start in stride(from: 0, to: segments.count, by: 4) {
+                    let points = segments[start..<start + 4].flatMap { [($0[0], $0[1]), ($0[2], $0[3])] }
+                    let xs = points.map(\.0), ys = points.map(\.1)
+                    covered += (xs.max()! - xs.min()!) * (ys.max()! - ys.min()!) * scale * scale
+                }
+                // The cell as the scene places it at this scale, in whole pixels each way.
+                let cell = Placement(pixelsPerUnit: scale).cellSize(level)
+                let area = max(1, (cell.x * scale).rounded(.down)) * max(1, (cell.y * scale).rounded(.down))
+                let share = Double(count % unit) / Double(unit)
+                let exact = max(1, (share * area).rounded(.down))
+                #expect(share > 0, "\(count) at \(size) px: a wash over an empty unit")
+                // The JSON writes coordinates in fixed precision: a few hundredths of a pixel.
+                #expect(abs(covered - exact) < 0.25,
+                        "\(count) at \(size) px: the wash of its \(level.name) covers \(covered) px of \(area); its share is \(exact)")
+            }
+        }
+        // Enough of the cases draw a wash for the property to mean something.
+        #expect(washes >= 100, "only \(washes) washes in 200 scenes")
+    }
+
+    /// At least one pixel, never more: 10,001 is never drawn as 11,000 (SPEC §2's example).
+    @Test func onePixelForOneStrokeInAnUnseenCorner() throws {
+        for size in [64.0, 128, 256, 1024] {
+            let scene = try jsonScene(10_001, size: size)
+            let marks = try #require(scene["marks"] as? [[String: Any]])
+            let washes = marks.filter { $0["kind"] as? String == "progress" }
+            #expect(washes.count == 1, "10,001 at \(size) px: \(washes.count) washes")
+        }
+    }
+
+    /// "Magnitude in the picture": from 10,000 the scene carries the count, under the tally, by
+    /// default; below it only when asked; never when told not to.
+    @Test(arguments: [(UInt64(9_999), false), (10_000, true), (99_999, true), (1_000, false), (100_000, true),
+                      (9_223_372_036_854_775_807, true)])
+    func captionsFromTenThousand(_ count: UInt64, _ captioned: Bool) throws {
+        let value = try #require(TallyCount(exactly: count))
+        for size in [64.0, 256] {
+            let drawn = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size))).scene
+            #expect(drawn.marks.contains { $0.kind == .caption } == captioned, "\(count) at \(size) px")
+            let off = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: false)).scene
+            #expect(!off.marks.contains { $0.kind == .caption })
+            let on = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: true)).scene
+            #expect(on.marks.contains { $0.kind == .caption })
+        }
+    }
+
+    /// The caption's digits are at least about 7 output pixels tall at every size from 64 px,
+    /// and where every digit does not fit, the short form is written instead.
+    @Test(arguments: [UInt64(10_000), 99_999, 1_234_567, 1_000_000_000, 9_223_372_036_854_775_807])
+    func captionsStayLegible(_ count: UInt64) throws {
+        let value = try #require(TallyCount(exactly: count))
+        for size in [64.0, 96, 128, 256, 1024] {
+            let (scene, viewport, _) = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size)))
+            let glyphs = scene.marks.filter { $0.kind == .caption }
+            try #require(!glyphs.isEmpty, "\(count) at \(size) px has no caption")
+            let ys = glyphs.flatMap { $0.segments.flatMap { [$0.start.y, $0.end.y] } }
+            let xs = glyphs.flatMap { $0.segments.flatMap { [$0.start.x, $0.end.x] } }
+            // The digits' height (the comma's tail aside): the tallest glyph, in pixels.
+            let tallest = glyphs.map { glyph in
+                let ys = glyph.segments.flatMap { [$0.start.y, $0.end.y] }
+                return (ys.max()! - ys.min()!) * viewport.pixelsPerUnit
+            }.max()!
+            #expect(tallest >= 6.99, "\(count) at \(size) px: digits \(tallest) px tall")
+            // Inside the image, under the tally.
+            let scale = viewport.pixelsPerUnit
+            #expect((xs.min()! - viewport.visible.minX) * scale >= 0 && (xs.max()! - viewport.visible.minX) * scale <= viewport.width)
+            #expect((ys.max()! - viewport.visible.minY) * scale <= viewport.height)
+            let tally = scene.marks.filter { $0.kind != .caption }.flatMap { $0.segments.flatMap { [$0.start.y, $0.end.y] } }
+            #expect(ys.min()! > (tally.max() ?? -.infinity), "\(count) at \(size) px: the caption overlaps the tally")
+        }
+        // Int64.max at 64 px cannot show 25 glyphs 7 px tall: its short form has 7 (9.22E18).
+        let narrow = try Renderer.layout(try #require(TallyCount(exactly: 9_223_372_036_854_775_807)),
+                                         RenderSettings(format: .png, side: .longer(64))).scene
+        #expect(narrow.marks.filter { $0.kind == .caption }.count == 7)
+    }
+
+    /// The short form cuts, never rounds up, and says the scale: SPEC §2's examples and the
+    /// edges of each scale.
+    @Test func shortFormsNeverSayMore() {
+        let cases: [(UInt64, String)] = [
+            (999, "999"), (1_000, "1K"), (1_234, "1.23K"), (10_000, "10K"), (99_999, "99.9K"), (100_000, "100K"),
+            (999_999, "999K"), (1_000_000, "1M"), (1_234_567, "1.23M"), (1_500_000, "1.5M"), (9_999_999_999, "9.99B"),
+            (1_000_000_000_000, "1T"), (999_999_999_999_999, "999T"), (1_000_000_000_000_000, "1E15"),
+            (9_223_372_036_854_775_807, "9.22E18"),
+        ]
+        for (value, text) in cases { #expect(Words.short(value) == text, "\(value)") }
+        // Every character of a short form is in the stroke font.
+        for (value, _) in cases {
+            #expect(Words.short(value).allSatisfy { StrokeFont.glyph($0) != nil }, "\(value)")
+        }
+    }
+
+    /// "Readable on light and dark pages by default": a default SVG follows the viewer's colour
+    /// scheme on a transparent background; PNG and PDF are drawn on their paper.
+    @Test func defaultsReadOnEitherPage() throws {
+        let svg = String(decoding: try Renderer.render(137, RenderSettings(format: .svg)), as: UTF8.self)
+        #expect(svg.contains("prefers-color-scheme"))
+        #expect(!svg.contains("#FAFAF7") && !svg.lowercased().contains("#fafaf7"), "a default SVG has no paper")
+        #expect(RenderSettings(format: .png).appearance == Appearance(theme: .light, background: .paper))
+        #expect(RenderSettings(format: .pdf).appearance == Appearance(theme: .light, background: .paper))
+        #expect(RenderSettings(format: .svg).appearance == Appearance(theme: .auto, background: .none))
+        // The default follows the format when it changes after the settings are made.
+        var settings = RenderSettings()
+        settings.format = .png
+        #expect(settings.appearance.background == .paper)
+    }
+
+    /// "Small sizes": siblings stand one whole number of pixels apart across every row and down
+    /// every block, for five counts at four sizes, in the scene every format draws.
+    @Test(arguments: [UInt64(999), 1_000, 9_999, 99_999, 1_234_567])
+    func siblingPitchIsOneWholeNumberOfPixels(_ count: UInt64) throws {
+        let value = try #require(TallyCount(exactly: count))
+        for size in [64.0, 128, 256, 1024] {
+            for format in [OutputFormat.png, .svg] {
+                let (scene, viewport, _) = try Renderer.layout(value, RenderSettings(format: format, side: .longer(size)))
+                let scale = viewport.pixelsPerUnit
+                let boxes = scene.marks.filter { $0.kind == .box }
+                // Boxes of one unit on one line, by their left edges in pixels.
+                var rows: [String: [Double]] = [:]
+                for box in boxes {
+                    let left = box.segments.map { min($0.start.x, $0.end.x) }.min()!
+                    let top = box.segments.map { min($0.start.y, $0.end.y) }.min()!
+                    let key = "\(box.unit)@\(((top - viewport.visible.minY) * scale).rounded())"
+                    rows[key, default: []].append((left - viewport.visible.minX) * scale)
+                }
+                for (key, lefts) in rows where lefts.count > 2 {
+                    let sorted = lefts.sorted()
+                    let steps = Set(zip(sorted, sorted.dropFirst()).map { (($1 - $0) * 1000).rounded() / 1000 })
+                    #expect(steps.count == 1, "\(count) at \(size) px \(format): steps \(steps.sorted()) in the row \(key)")
+                    #expect(steps.allSatisfy { abs($0 - $0.rounded()) < 0.001 }, "\(count) at \(size) px: steps \(steps)")
+                }
+            }
+        }
+    }
+
+    /// A cross or diagonal inside a box under about 8 px is left out, not smeared; above it, kept.
+    @Test func capsInTinyBoxesAreDropped() throws {
+        let small = try Renderer.layout(999, RenderSettings(format: .png, side: .longer(64)))
+        #expect(small.scene.marks.filter { $0.kind == .box }.count == 9)
+        #expect(!small.scene.marks.contains { $0.kind == .cross })
+        let large = try Renderer.layout(999, RenderSettings(format: .png, side: .longer(512)))
+        #expect(large.scene.marks.filter { $0.kind == .cross && $0.unit == 100 }.count == 9)
+        // The frame's own cap is always drawn: 100 at any size is its box and its cross.
+        let hundred = try Renderer.layout(100, RenderSettings(format: .png, side: .longer(16)))
+        #expect(hundred.scene.marks.map(\.kind) == [.box, .cross])
+    }
+}
