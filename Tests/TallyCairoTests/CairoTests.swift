@@ -159,16 +159,17 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     }
 }
 
-/// Issue 4: our PNG and rsvg-convert's rendering of our SVG agree at every threshold.
+/// SPEC §2, "The SVG at its declared size": our PNG and rsvg-convert's rendering of our own SVG
+/// (laid out on its own, at its own width and height) agree at every threshold, at 64, 256 and
+/// 1,024 px.
 ///
-/// Metric: for same-size RGBA images, the mean absolute difference of all channels (0–255),
-/// and the share of pixels where any channel differs by more than 48. Tolerance: mean at most
-/// 0.1 and at most 0.05% of the pixels differing. Both renderers anti-alias through Cairo;
-/// measured differences stay under 0.03 with no differing pixels, while one missing or
-/// misplaced stroke at 256 px (about 100 pixels of 65,536, 0.15%) fails.
+/// Metric: for same-size RGBA images, the share of pixels where any channel differs by more
+/// than 48, at most 0.5% (SPEC's bound), and the mean absolute difference of all channels
+/// (0–255), at most 0.5. An SVG that is not snapped the way the PNG is differs in a few percent
+/// of its pixels (9,999 at 128 px: 2.9%); one missing stroke at 64 px fails the mean.
 @Suite struct CrossBackendTests {
-    static let maximumMean = 0.1
-    static let maximumDifferingShare = 0.0005
+    static let maximumMean = 0.5
+    static let maximumDifferingShare = 0.005
 
     @Test(.enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"))
     func pngAgreesWithTheSVGAtEveryThreshold() throws {
@@ -176,7 +177,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let variants: [(String, RenderSettings)] = [
-            ("light", RenderSettings(side: .longer(256), appearance: Appearance(background: .paper))),
+            ("light-64", RenderSettings(side: .longer(64), appearance: Appearance(background: .paper))),
+            ("light-256", RenderSettings(side: .longer(256), appearance: Appearance(background: .paper))),
+            ("light-1024", RenderSettings(side: .longer(1024), appearance: Appearance(background: .paper))),
             ("dark-ink", RenderSettings(side: .longer(320), appearance: Appearance(theme: .dark), style: .ink, seed: 3)),
         ]
         for count in TallyCount.thresholds {
@@ -187,9 +190,8 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
                 pngSettings.format = .png
                 let svgPath = directory.appendingPathComponent("t.svg").path
                 let rsvgPath = directory.appendingPathComponent("rsvg.png").path
-                // The PNG's own scene (on its pixel grid) drawn as SVG: both backends, one scene.
-                let scene = try Renderer.layout(count, pngSettings)
-                try Data(Renderer.render(scene, svgSettings)).write(to: URL(fileURLWithPath: svgPath))
+                // The SVG as `tally render` writes it: laid out on its own, snapped at its size.
+                try Data(Renderer.render(count, svgSettings)).write(to: URL(fileURLWithPath: svgPath))
                 let converted = try runProgram(rsvg, [svgPath, "-o", rsvgPath])
                 #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
                 let theirs = try #require(PNGImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: rsvgPath)))))
