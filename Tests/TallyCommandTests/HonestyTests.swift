@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import Testing
 @testable import TallyGeometry
 import TallyRender
@@ -158,6 +159,37 @@ import TallyStyle
         var settings = RenderSettings()
         settings.format = .png
         #expect(settings.appearance.background == .paper)
+    }
+
+    /// `--theme auto` cannot switch in a PNG or PDF: it draws light, and says so in one line on
+    /// stderr; SVG follows the viewer and says nothing.
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"), arguments: ["png", "pdf"])
+    func autoOnARasterSaysItDrawsLight(_ format: String) throws {
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let auto = directory.appendingPathComponent("auto.\(format)"), light = directory.appendingPathComponent("light.\(format)")
+        let run = try TallyProcess.run(["render", "137", "--theme", "auto", "-o", auto.path])
+        #expect(run.status == 0)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("tally: note:") && lines[0].contains("light"), "\(run.stderr)")
+        #expect(try TallyProcess.run(["render", "137", "--theme", "light", "-o", light.path]).stderr.isEmpty)
+        #expect(try Data(contentsOf: auto) == (try Data(contentsOf: light)))
+        let svg = try TallyProcess.run(["render", "137", "--theme", "auto", "-f", "svg"])
+        #expect(svg.status == 0 && svg.stderr.isEmpty)
+    }
+
+    /// The magnitude caption from the command line: on by default from 10,000, `--no-caption`
+    /// turns it off, `--caption` turns it on below.
+    @Test func captionFlags() throws {
+        func captions(_ arguments: [String]) throws -> Int {
+            let run = try TallyProcess.run(["render"] + arguments + ["-f", "svg"])
+            try #require(run.status == 0, "\(run.stderr)")
+            return run.text.components(separatedBy: "class=\"caption\"").count - 1
+        }
+        #expect(try captions(["100000"]) == 7)
+        #expect(try captions(["100000", "--no-caption"]) == 0)
+        #expect(try captions(["9999"]) == 0)
+        #expect(try captions(["9999", "--caption"]) == 5)
     }
 
     /// "Small sizes": siblings stand one whole number of pixels apart across every row and down

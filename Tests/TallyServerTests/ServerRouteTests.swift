@@ -55,6 +55,9 @@ enum Pinned {
         ("/26.svg?animate-from=25&background=paper&ink=%23336699", ["render", "26", "--animate-from", "25", "--background", "paper", "--ink", "#336699", "-f", "svg"]),
         ("/1%2C234.json?size=300", ["render", "1,234", "--size", "300", "-f", "json"]),
         ("/42.json", ["render", "42", "-f", "json"]),
+        // The magnitude caption: on by default from 10,000; caption=false is --no-caption.
+        ("/100000.svg", ["render", "100000", "-f", "svg"]),
+        ("/100000.svg?caption=false", ["render", "100000", "--no-caption", "-f", "svg"]),
         ("/7.svg?label=Days+since%3A+7&frame=25&fit=frame", ["render", "7", "--label", "Days since: 7", "--frame", "25", "--fit", "frame", "-f", "svg"]),
     ])
     func imagesAreTheCommandLinesBytes(_ uri: String, _ arguments: [String]) async throws {
