@@ -9,15 +9,15 @@ enum IndexPage {
             ("size, width, height", "the longer side, or one side, in pixels (default 256; at most \(Values.pixels(Double(maxSize))) here)"),
             ("scale", "multiply every pixel length, e.g. 2 for @2x"),
             ("padding", "empty margin on every side, in pixels"),
-            ("theme", "light, dark, or auto (SVG: follows the viewer's colour scheme)"),
+            ("theme", "light, dark, or auto (follows the viewer's colour scheme; the SVG default; PNG and PDF draw it light, their default)"),
             ("style, seed", "clean or ink (hand-drawn; the same seed draws the same wobble)"),
             ("fit, frame", "content or frame; a frame shared by a sequence of counts (25, 100, 1000, row, …)"),
             ("detail", "auto (only what is legible at the size) or full"),
-            ("background", "none, paper or a colour"),
+            ("background", "none, paper or a colour (default: paper for PNG and PDF, none for SVG)"),
             ("ink, c2, c3, accent", "colours: #RGB, #RRGGBB, #RRGGBBAA or a CSS name (# as %23)"),
             ("animate, animate-from", "SVG: draw the marks in, or only those new since a count"),
             ("label", "the accessible title"),
-            ("caption", "the count in digits under the tally"),
+            ("caption", "the count under the tally: on by default from 10,000; caption=false turns it off"),
         ].map { "<tr><td><code>\($0.0)</code></td><td>\($0.1)</td></tr>" }.joined(separator: "\n")
         return """
         <!DOCTYPE html>
