@@ -75,7 +75,8 @@ public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
 /// PNG and PDF through Cairo. It draws the scene it is given, mapped by the viewport, and adds
 /// no geometry; every Cairo status is checked and every surface and context released.
 public enum CairoRenderer {
-    /// An 8-bit RGBA PNG of `viewport`'s size, with Title and Description text chunks.
+    /// A PNG of `viewport`'s size, 8 bits a channel, indexed where it has at most 256 colours
+    /// and RGBA otherwise (SPEC §5), with Title and Description text chunks.
     public static func png(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
         try png(CairoSheet(single: scene, viewport: viewport), options: options)
     }
@@ -83,6 +84,24 @@ public enum CairoRenderer {
     /// One vector page of `viewport`'s size (a pixel is a point), titled in its metadata.
     public static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
         try pdf(CairoSheet(single: scene, viewport: viewport), options: options)
+    }
+
+    /// The pixels Cairo draws for `png(_:viewport:options:)`, before they are encoded: what a
+    /// test compares a decoded PNG with.
+    package static func drawnPixels(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> PNGImage {
+        let sheet = CairoSheet(single: scene, viewport: viewport)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
+        try draw(sheet, appearance: options.appearance, on: surface)
+        guard let data = cairo_image_surface_get_data(surface) else { throw CairoError("cairo gave no image data") }
+        let stride = Int(cairo_image_surface_get_stride(surface)) / 4
+        let (width, height) = (Int(sheet.width), Int(sheet.height))
+        let line = UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for row in 0..<height { pixels.append(contentsOf: UnsafeBufferPointer(start: line + row * stride, count: width)) }
+        return PNGImage(width: width, height: height, pixels: pixels)
     }
 
     /// A sheet of tallies and labels as a PNG.
@@ -103,7 +122,9 @@ public enum CairoRenderer {
         let sink = ByteSink()
         let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
                                                           sheet.width, sheet.height)
-        defer { cairo_surface_destroy(surface) }
+        // Cairo may still write into `sink` when the surface is destroyed (on an early throw, it
+        // finishes the page then): `sink` lives until after that.
+        defer { withExtendedLifetime(sink) { cairo_surface_destroy(surface) } }
         try check(cairo_surface_status(surface), "create a PDF page")
         let date = PDFDate.iso8601(options.documentDate)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)

@@ -1,9 +1,13 @@
 #if Cairo
 import CZlib
 
-/// PNG files written here rather than by Cairo, because SPEC §5 asks for 8-bit RGBA always
-/// (Cairo writes opaque images as RGB) and for title and description text chunks (Cairo writes
-/// none). The image data is deflated by zlib, rows unfiltered (see `filteredRows`).
+/// PNG files written here rather than by Cairo, because SPEC §5 asks for the smallest lossless
+/// colour type that holds the picture (Cairo writes RGB or RGBA always) and for title and
+/// description text chunks (Cairo writes none). A tally is flat colour with anti-aliased
+/// edges: tens to a couple of hundred colours, so most images are indexed (`IndexedImage`), at
+/// a quarter of the bytes to deflate or fewer; the rest are 8-bit RGBA. Either way the decoded
+/// pixels are the same. The image data is deflated by zlib, rows unfiltered (see
+/// `filteredRows` and `IndexedImage.rows`).
 enum PNGEncoder {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -15,12 +19,118 @@ enum PNGEncoder {
         var out = signature
         var header: [UInt8] = []
         header += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-        header += [8, 6, 0, 0, 0]   // 8 bits a channel, RGBA, deflate, filter method 0, no interlace
-        out += chunk("IHDR", header)
+        let data: [UInt8]
+        let bytesPerPixel: Int
+        if let indexed = IndexedImage(width: width, height: height, stride: stride, pixels: pixels) {
+            // Palette indices of 1, 2, 4 or 8 bits, deflate, filter method 0, no interlace.
+            header += [UInt8(indexed.bitDepth), 3, 0, 0, 0]
+            out += chunk("IHDR", header)
+            out += chunk("PLTE", indexed.palette.flatMap { [$0.red, $0.green, $0.blue] })
+            if !indexed.alphas.isEmpty { out += chunk("tRNS", indexed.alphas) }
+            data = indexed.rows()
+            bytesPerPixel = 1
+        } else {
+            header += [8, 6, 0, 0, 0]   // 8 bits a channel, RGBA, deflate, filter method 0, no interlace
+            out += chunk("IHDR", header)
+            data = filteredRows(width: width, height: height, stride: stride, pixels: pixels)
+            bytesPerPixel = 4
+        }
         for entry in text { out += textChunk(keyword: entry.keyword, text: entry.text) }
-        out += chunk("IDAT", try deflate(filteredRows(width: width, height: height, stride: stride, pixels: pixels)))
+        var compressed: [UInt8]
+        if max(width, height) < largeSide {
+            compressed = try deflate(data, effort: .quick)
+        } else {
+            // Large images: the smallest of three tries (BENCHMARKS.md).
+            compressed = try deflate(data, effort: .full)
+            let adaptive = try deflate(adaptivelyFiltered(data, rowBytes: data.count / height - 1, bytesPerPixel: bytesPerPixel), effort: .full)
+            if adaptive.count < compressed.count { compressed = adaptive }
+        }
+        out += chunk("IDAT", compressed)
         out += chunk("IEND", [])
         return out
+    }
+
+    /// How hard deflate looks for matches.
+    enum Effort {
+        /// Level 9 with its chains cut from 4,096 to 1,024 links (and shortened sooner, past an
+        /// 8-byte match): within 0.2% of `full` for a third fewer instructions.
+        case quick
+        /// Level 9 as zlib tunes it.
+        case full
+    }
+
+    /// From this side on, an image is deflated three ways and the smallest kept: rows
+    /// unfiltered under zlib's default and filtered strategies, and behind the per-row
+    /// adaptive filter. Measured (BENCHMARKS.md, `scripts/png-filter-matrix`): no filter and
+    /// the default strategy are smallest over the set as a whole, but a large image of many
+    /// equal rows (9,999 at 1,024 px) is 15% smaller behind the adaptive filter; the large
+    /// images carry most of the bytes, and below 512 px the extra tries would cost more
+    /// instructions than the bytes they save are worth.
+    static let largeSide = 512
+
+    /// Unfiltered rows (each behind a filter byte 0) filtered again row by row with whichever of
+    /// the five PNG filters gives the smallest sum of absolute values (the choice libpng and
+    /// optipng make), reading the unfiltered previous row.
+    static func adaptivelyFiltered(_ rows: [UInt8], rowBytes: Int, bytesPerPixel bpp: Int) -> [UInt8] {
+        let height = rows.count / (rowBytes + 1)
+        let zeros = [UInt8](repeating: 0, count: rowBytes)
+        // The five candidates of a row, side by side, and their costs.
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 5 * max(rowBytes, 1))
+        defer { scratch.deallocate() }
+        return [UInt8](unsafeUninitializedCapacity: rows.count) { output, initialized in
+            rows.withUnsafeBufferPointer { input in
+                zeros.withUnsafeBufferPointer { zeros in
+                    for row in 0..<height {
+                        let line = input.baseAddress! + row * (rowBytes + 1) + 1
+                        let above = row > 0 ? line - (rowBytes + 1) : zeros.baseAddress!
+                        var costs = (0, 0, 0, 0, 0)
+                        for i in 0..<rowBytes {
+                            let x = Int(line[i]), b = Int(above[i])
+                            let a = i >= bpp ? Int(line[i - bpp]) : 0
+                            let c = i >= bpp ? Int(above[i - bpp]) : 0
+                            let p = a + b - c
+                            let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+                            let paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                            let values = (UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: x - a), UInt8(truncatingIfNeeded: x - b),
+                                          UInt8(truncatingIfNeeded: x - (a + b) / 2), UInt8(truncatingIfNeeded: x - paeth))
+                            scratch[i] = values.0
+                            scratch[rowBytes + i] = values.1
+                            scratch[2 * rowBytes + i] = values.2
+                            scratch[3 * rowBytes + i] = values.3
+                            scratch[4 * rowBytes + i] = values.4
+                            costs.0 += abs(Int(Int8(bitPattern: values.0)))
+                            costs.1 += abs(Int(Int8(bitPattern: values.1)))
+                            costs.2 += abs(Int(Int8(bitPattern: values.2)))
+                            costs.3 += abs(Int(Int8(bitPattern: values.3)))
+                            costs.4 += abs(Int(Int8(bitPattern: values.4)))
+                        }
+                        var best = 0, bestCost = costs.0
+                        for (filter, cost) in [(1, costs.1), (2, costs.2), (3, costs.3), (4, costs.4)] where cost < bestCost {
+                            (best, bestCost) = (filter, cost)
+                        }
+                        let start = row * (rowBytes + 1)
+                        output[start] = UInt8(best)
+                        UnsafeMutableRawPointer(output.baseAddress! + start + 1)
+                            .copyMemory(from: scratch + best * rowBytes, byteCount: rowBytes)
+                    }
+                }
+            }
+            initialized = rows.count
+        }
+    }
+
+    /// A premultiplied ARGB pixel as straight RGBA, rounded to nearest (what a PNG stores).
+    @inline(__always)
+    static func straight(_ pixel: UInt32) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        let alpha = pixel >> 24
+        if alpha == 255 {
+            return (UInt8(truncatingIfNeeded: pixel >> 16), UInt8(truncatingIfNeeded: pixel >> 8), UInt8(truncatingIfNeeded: pixel), 255)
+        } else if alpha == 0 {
+            return (0, 0, 0, 0)
+        }
+        let a = Int(alpha)
+        return (UInt8(min(255, (Int(pixel >> 16 & 0xFF) * 255 + a / 2) / a)), UInt8(min(255, (Int(pixel >> 8 & 0xFF) * 255 + a / 2) / a)),
+                UInt8(min(255, (Int(pixel & 0xFF) * 255 + a / 2) / a)), UInt8(a))
     }
 
     /// Straight (not premultiplied) RGBA rows, each behind filter 0 (none), in one pass.
@@ -39,23 +149,8 @@ enum PNGEncoder {
                 target += 1
                 let line = pixels + row * stride
                 for column in 0..<width {
-                    let pixel = line[column]
-                    let alpha = pixel >> 24
-                    if alpha == 255 {
-                        target[0] = UInt8(truncatingIfNeeded: pixel >> 16)
-                        target[1] = UInt8(truncatingIfNeeded: pixel >> 8)
-                        target[2] = UInt8(truncatingIfNeeded: pixel)
-                        target[3] = 255
-                    } else if alpha == 0 {
-                        target[0] = 0; target[1] = 0; target[2] = 0; target[3] = 0
-                    } else {
-                        // Un-premultiply, rounding to nearest.
-                        let a = Int(alpha)
-                        target[0] = UInt8(min(255, (Int(pixel >> 16 & 0xFF) * 255 + a / 2) / a))
-                        target[1] = UInt8(min(255, (Int(pixel >> 8 & 0xFF) * 255 + a / 2) / a))
-                        target[2] = UInt8(min(255, (Int(pixel & 0xFF) * 255 + a / 2) / a))
-                        target[3] = UInt8(a)
-                    }
+                    let (red, green, blue, alpha) = straight(line[column])
+                    target[0] = red; target[1] = green; target[2] = blue; target[3] = alpha
                     target += 4
                 }
             }
@@ -66,15 +161,12 @@ enum PNGEncoder {
     /// zlib at level 9 and its largest window and memory: measured best for these images
     /// (BENCHMARKS.md: within 4% of `optipng -o2` keeping 8-bit RGBA, where level 6 was up to
     /// 27% larger), and as deterministic as any level.
-    private static func deflate(_ bytes: [UInt8]) throws(CairoError) -> [UInt8] {
+    private static func deflate(_ bytes: [UInt8], effort: Effort, strategy: Int32 = Z_DEFAULT_STRATEGY) throws(CairoError) -> [UInt8] {
         var stream = z_stream()
-        var status = deflateInit2_(&stream, 9, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        // Memory level 8: measured smaller than 9 on these images.
+        var status = deflateInit2_(&stream, 9, Z_DEFLATED, 15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw CairoError("zlib could not start compressing (status \(status))") }
-        // Level 9's search, its chains cut from 4,096 to 1,024 links (and shortened sooner, past
-        // an 8-byte match): the same bytes within 0.2% on the snapshot counts for 25% fewer
-        // instructions. Below 1,024 the long runs of a box's sides compress far worse (100 at
-        // 256 px grows by a third).
-        deflateTune(&stream, 8, 258, 258, 1_024)
+        if effort == .quick { deflateTune(&stream, 8, 258, 258, 1_024) }
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(bytes.count)))
         var output = [UInt8](repeating: 0, count: bound)

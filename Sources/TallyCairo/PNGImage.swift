@@ -17,7 +17,11 @@ package struct PNGImage: Hashable, Sendable {
     /// nil when `png` is not a PNG Cairo can read.
     package init?(png: [UInt8]) {
         let source = ByteSource(png)
-        let surface = cairo_image_surface_create_from_png_stream(ByteSource.read, Unmanaged.passUnretained(source).toOpaque())
+        // Cairo calls back into `source` while it reads: it must outlive the call, which an
+        // unretained pointer alone does not promise.
+        let surface = withExtendedLifetime(source) {
+            cairo_image_surface_create_from_png_stream(ByteSource.read, Unmanaged.passUnretained(source).toOpaque())
+        }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
         let format = cairo_image_surface_get_format(surface)
