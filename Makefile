@@ -110,7 +110,7 @@ man: deps
 	@rm -f share/man/benchmark-command.1
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
-# Speed goals (issue 12), never timed tests: instruction counts under callgrind, then timings.
+# Speed goals, never timed tests: instruction counts under callgrind, then timings.
 # BENCHMARKS.md records the figures and the method.
 bench: deps
 	@scripts/install-deps bench

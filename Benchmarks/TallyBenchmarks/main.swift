@@ -6,7 +6,7 @@ import TallyEncoding
 import TallyGeometry
 import TallyRender
 
-// Speed goals (issue 12) live here and in scripts/bench, never in timed tests.
+// Speed goals live here and in scripts/bench, never in timed tests.
 //
 //   TallyBenchmarks                   google/swift-benchmark's timings of every case (medians)
 //   TallyBenchmarks measure CASE N    runs one case N times and nothing else, for callgrind:

@@ -14,7 +14,7 @@
 /// import Tally
 ///
 /// let svg = try Tally.svg(137)                               // a 256 px SVG document
-/// let png = try Tally.png(1_234, size: 512, theme: .dark)    // 8-bit RGBA PNG bytes
+/// let png = try Tally.png(1_234, size: 512, theme: .dark)    // PNG bytes
 /// let scene = Tally.scene(137)                               // the marks themselves
 /// let again = try Scene(json: try Tally.json(137))           // the JSON scene, read back
 /// ```
@@ -61,7 +61,8 @@ public enum Tally {
         return String(decoding: try Renderer.render(count, settings), as: UTF8.self)
     }
 
-    /// An 8-bit RGBA PNG of the count, with its title and description in text chunks.
+    /// A PNG of the count, with its title and description in text chunks: indexed where it has
+    /// at most 256 colours, 8-bit RGBA otherwise.
     ///
     /// ```swift
     /// let png = try Tally.png(1_234, size: 512, theme: .dark, background: .paper)

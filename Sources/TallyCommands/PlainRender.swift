@@ -5,7 +5,7 @@ import TallyStyle
 
 /// The plainest `tally render` — a count, and at most `-o`, `-f`, `--size` and `--detail` — read without
 /// swift-argument-parser, because the parser's reflection over every option (protocol
-/// conformance lookups and type demangling) is most of such a run's cost (issue 12).
+/// conformance lookups and type demangling) is most of such a run's cost.
 ///
 /// Only the exact shapes below take this path; anything else (any other option, `--name=value`,
 /// a repeated option, a value that does not convert, a value that looks like an option) goes to

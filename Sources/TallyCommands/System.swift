@@ -7,7 +7,7 @@ import Darwin
 // The few threading and file primitives the command line needs, on POSIX directly rather than
 // through Foundation: linking full Foundation (and its ICU data) costs every `tally` process
 // millions of instructions at start-up, in dynamic linking and in the protocol-conformance
-// scans that swift-argument-parser's reflection triggers (issue 12). Synchronization's `Mutex`
+// scans that swift-argument-parser's reflection triggers. Synchronization's `Mutex`
 // cannot be held past a scope, which the signal watcher needs (`TemporaryFiles.watch`), so
 // these are written by hand, each a thin wrapper over one pthread object.
 

@@ -1,4 +1,5 @@
-/// Raster output's pixel grid (issue: crisp pixels): equal marks look equal in a PNG.
+/// The output pixel grid (SPEC §2, "Small sizes"; "The SVG at its declared size"): equal marks
+/// look equal in every image with a size, PNG and SVG alike.
 extension Scene {
     /// The scene with its axis-aligned pens landing on whole pixels when layout unit `x` is drawn
     /// at pixel `(x - visible.minX) × pixelsPerUnit` (and likewise `y`), as a PNG draws it.

@@ -137,7 +137,7 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     }
 }
 
-/// Issue 11, item 9 (and a lesser item 13): any label reaches PDF and PNG metadata; characters
+/// Any label reaches PDF and PNG metadata; characters
 /// PDF refuses and control characters become U+FFFD.
 @Suite struct MetadataTextTests {
     /// Labels as scalar values: Swift refuses some noncharacters in string literals.

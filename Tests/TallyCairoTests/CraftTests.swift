@@ -7,7 +7,7 @@ import TallyRender
 import TallyStyle
 import TallyTestSupport
 
-/// Issue 10: crisp pixels, captions in the core's strokes, a gallery whose bytes do not depend
+/// Crisp pixels, captions in the core's strokes, a gallery whose bytes do not depend
 /// on the fonts a machine has.
 @Suite struct CraftTests {
     private func count(_ value: UInt64) throws -> TallyCount { try #require(TallyCount(exactly: value)) }
@@ -92,7 +92,7 @@ import TallyTestSupport
         #expect(svg.contains("<title id=\"tally-title\">99,999 tally marks</title>"))
     }
 
-    /// Issue 10: gallery PNG and PDF bytes are the same with the system's fonts hidden (an empty
+    /// Gallery PNG and PDF bytes are the same with the system's fonts hidden (an empty
     /// fontconfig configuration) and with them present: the labels are strokes, not text.
     @Test(arguments: ["png", "pdf"])
     func galleryBytesDoNotDependOnFonts(_ format: String) throws {

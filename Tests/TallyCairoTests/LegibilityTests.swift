@@ -7,7 +7,7 @@ import TallyRender
 import TallyStyle
 import TallyTestSupport
 
-/// Issue 9: legible at every count and size. SPEC §2 "The frame and the fit", "Level of detail"
+/// Legible at every count and size. SPEC §2 "The frame and the fit", "Level of detail"
 /// and §5's bounded SVG numbers, checked on the images themselves.
 @Suite struct LegibilityTests {
     /// Two images differ visibly when at least this many pixels differ by more than

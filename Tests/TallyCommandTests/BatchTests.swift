@@ -51,7 +51,7 @@ import TallyTestSupport
         #expect(seven.contains("height=\"256\"") && !other.contains("height=\"256\""))
     }
 
-    /// Issue 11, item 4: every file of a parallel batch gets 0666 less the umask.
+    /// Every file of a parallel batch gets 0666 less the umask.
     @Test func everyFileFollowsTheUmask() throws {
         let shell = try #require(installedProgram("sh"))
         let directory = try TallyProcess.temporaryDirectory()
@@ -69,7 +69,7 @@ import TallyTestSupport
 
     static let strace = installedProgram("strace")
 
-    /// Issue 11, item 4: reading the umask means setting it (to 0 and back), so workers that each
+    /// Reading the umask means setting it (to 0 and back), so workers that each
     /// read it could see another's momentary 0 and create a file 0666. The race is too narrow to
     /// catch by its effect; its cause is countable: the umask is read once a process, whatever
     /// the number of files.
@@ -87,7 +87,7 @@ import TallyTestSupport
         #expect(calls == 2, "\(calls) umask calls for 200 files")
     }
 
-    /// Issue 11, item 13: a count given twice is one file, counted once; `--out-dir ''` is bad usage.
+    /// A count given twice is one file, counted once; `--out-dir ''` is bad usage.
     @Test func duplicatesAreDrawnOnceAndAnEmptyFolderIsRefused() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -101,7 +101,7 @@ import TallyTestSupport
 
     static let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? URL(fileURLWithPath: "/usr/bin/time") : nil
 
-    /// Issue 11, item 12: a batch draws PNG and PDF images within a pixel budget (64 megapixels,
+    /// A batch draws PNG and PDF images within a pixel budget (64 megapixels,
     /// or TALLY_BATCH_MEGAPIXELS), so three images on three workers under a budget of one peak
     /// at about the memory of one, where unbounded they took three times as much.
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"),
@@ -154,7 +154,7 @@ import TallyTestSupport
         #expect(try files(out) == ["n1.json", "n100.json", "n101.json", "n102.json", "n30.json", "n40.json", "n41.json", "n5.json", "n7.json"])
     }
 
-    /// Issue 11, item 11: lists are read in one pass over their bytes: every line ending
+    /// Lists are read in one pass over their bytes: every line ending
     /// (`\n`, `\r\n`, a lone `\r`) counts once, comments and blanks are skipped, a long list of
     /// consecutive counts is fine, and a bad line is named by its number even 16 MiB in.
     @Test func countListsAreReadLineByLine() throws {
@@ -189,7 +189,7 @@ import TallyTestSupport
         (["batch", "1", "--name", "{nope}.svg", "--out-dir", "OUT"], "{nope}"),
         (["batch", "1", "-j", "0", "--out-dir", "OUT"], "-j"),
         (["batch", "1", "--ink", "red;}", "--out-dir", "OUT"], "--ink"),
-        // Issue 11 (mutation testing): negative counts inside lists are errors, never 0.
+        // Negative counts inside lists are errors, never 0.
         (["batch", "1,-5", "--out-dir", "OUT"], "count '-5' is negative"),
         (["batch", "1,-5...7", "--out-dir", "OUT"], "'-5' is negative"),
     ])
@@ -250,8 +250,8 @@ import TallyTestSupport
 }
 
 @Suite struct InterruptionTests {
-    /// SPEC §6: an interrupted run leaves no partial file and no temporary file behind. Issue 11,
-    /// item 3: fast SVGs on two workers left `.tally-N.svg.tally-XXXXXX` files in 9 of 10 runs
+    /// SPEC §6: an interrupted run leaves no partial file and no temporary file behind.
+    /// Fast SVGs on two workers once left `.tally-N.svg.tally-XXXXXX` files in 9 of 10 runs
     /// (files were created before they were registered, and the handler walked a set the workers
     /// changed); each signal is tried three times.
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"), arguments: [(SIGTERM, "svg"), (SIGINT, "svg"), (SIGHUP, "svg"), (SIGTERM, "png")])

@@ -3,7 +3,7 @@ import Testing
 import TallyGeometry
 import TallyTestSupport
 
-/// Issue 13's command-line points: counts written with grouping, the default format for a path
+/// Counts written with grouping, the default format for a path
 /// without an extension or a device, and help text that says each default once.
 @Suite struct CommandLineTests {
     @Test func groupedCountsAreTheCount() throws {

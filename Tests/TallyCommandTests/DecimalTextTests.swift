@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TallyEncoding
 
-/// The number writer every SVG and JSON coordinate goes through (issue 12 rewrote it for speed):
+/// The number writer every SVG and JSON coordinate goes through:
 /// properties of its text, over many values and every precision.
 @Suite struct DecimalTextTests {
     @Test func numbersAreFixedPointAndClose() {

@@ -43,13 +43,13 @@ import TallyTestSupport
         (["batch", "1,2,5000", "--frame", "row", "--out-dir", "/tmp/tally-never-made"], "count 5,000 does not fit"),
         (["gallery", "1", "26", "--frame", "25", "-f", "svg"], "count 26 does not fit in --frame '25'"),
         (["render", "5", "--fit", "ink"], "ink"),
-        // Issue 11, item 13: the parser's messages in tally's words, and a "did you mean".
+        // The parser's messages in tally's words, and a "did you mean".
         (["rendr", "5"], "unknown command 'rendr'; did you mean 'render'?"),
         (["render", "5", "--theme", "purple"], "--theme 'purple' is not allowed; use light, dark or auto"),
         (["render", "5", "--size", "abc"], "--size 'abc' is not a number"),
         (["render", "5", "--sizee", "3"], "unknown option '--sizee'; did you mean '--size'?"),
         (["render"], "missing '<count>'"),
-        // Issue 11, items 6 and 7: sub-pixel sizes are refused; messages name the value given.
+        // Sub-pixel sizes are refused; messages name the value given.
         (["render", "5", "--size", "1e-200", "-f", "svg"], "--size '1e-200' gives a side under 1 px"),
         (["render", "5", "--size", "0.5", "-f", "png"], "--size '0.5' gives a side under 1 px"),
         (["render", "5", "--scale", "1e-9", "-f", "svg"], "--scale '1e-09' gives a side under 1 px"),
@@ -64,7 +64,7 @@ import TallyTestSupport
         expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
     }
 
-    /// Issue 11, item 1: a closed or full standard error used to crash tally (SIGILL, 132).
+    /// A closed or full standard error used to crash tally (SIGILL, 132).
     @Test func anUnwritableStandardErrorIsNoCrash() throws {
         let shell = try #require(installedProgram("sh"))
         let tally = TallyProcess.executable.path
@@ -80,7 +80,7 @@ import TallyTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == 50)
     }
 
-    /// Issue 11, item 2: one-character and trailing-slash paths used to crash (132). A plain name
+    /// One-character and trailing-slash paths used to crash (132). A plain name
     /// is written beside the working folder; a path without a file name is exit 73.
     @Test(arguments: [("a", Int32(0)), (".", 73), ("./", 73), ("a/", 73), ("sub/", 73)])
     func shortAndTrailingSlashPathsAreNoCrash(_ path: String, _ status: Int32) throws {
@@ -98,7 +98,7 @@ import TallyTestSupport
         #expect(gallery.status == 0)
     }
 
-    /// Issue 11, item 5: a full or closed standard output is exit 74 in every command, --help and
+    /// A full or closed standard output is exit 74 in every command, --help and
     /// --version included; a reader that closes the pipe ends tally quietly by SIGPIPE (141), as
     /// it ends cat, even when the parent ignored SIGPIPE.
     @Test func standardOutputFailuresAreReported() throws {
@@ -115,7 +115,7 @@ import TallyTestSupport
         }
     }
 
-    /// Issue 11, item 10: values in errors have control characters escaped and are cut short;
+    /// Values in errors have control characters escaped and are cut short;
     /// a folder given as a count list is named as one.
     @Test func errorsQuoteValuesSafely() throws {
         let escape = try TallyProcess.run(["render", "5", "--theme", "\u{1B}]0;x\u{07}"])
@@ -136,7 +136,7 @@ import TallyTestSupport
         #expect(digits.stderr.utf8.count < 400)
     }
 
-    /// Issue 11, item 13: a file name near the 255-byte limit is written (the temporary name
+    /// A file name near the 255-byte limit is written (the temporary name
     /// would have passed it), and a file written over keeps its mode.
     @Test func longNamesAndModesOfOverwrittenFiles() throws {
         let directory = try TallyProcess.temporaryDirectory()
@@ -152,7 +152,7 @@ import TallyTestSupport
         #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix("<svg"))
     }
 
-    /// SPEC §6 (and issue 11's mutation testing): outputs replace their target by rename, never
+    /// SPEC §6: outputs replace their target by rename, never
     /// by writing into it. A hard link to the old file keeps the old bytes; a write in place
     /// would change them through the link.
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
@@ -178,7 +178,7 @@ import TallyTestSupport
         #expect(try String(contentsOfFile: directory.appendingPathComponent("batch-link").path, encoding: .utf8) == "old bytes")
     }
 
-    /// Issue 11, item 8: text that looks like a negative number is valid text.
+    /// Text that looks like a negative number is valid text.
     @Test func textValuesMayLookLikeNegativeNumbers() throws {
         let labelled = try TallyProcess.run(["render", "5", "-f", "svg", "--label", "-5"])
         #expect(labelled.status == 0, "\(labelled.stderr)")

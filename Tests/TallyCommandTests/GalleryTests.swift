@@ -20,7 +20,7 @@ import TallyTestSupport
         }
     }
 
-    /// Issue 10: columns follow the number of tiles (seven are four and three, not six and one),
+    /// Columns follow the number of tiles (seven are four and three, not six and one),
     /// and --label titles the sheet, escaped.
     @Test func columnsAreBalancedAndTheLabelIsTheTitle() throws {
         let run = try TallyProcess.run(["gallery", "99,100,999,1000,9999,10000,10001", "-f", "svg", "--label", "Collapses <&>"])
@@ -34,7 +34,7 @@ import TallyTestSupport
         #expect(html.text.contains("<title>Days</title>"))
     }
 
-    /// Issue 11, item 13: the 1,000-count limit is reachable at the default tile size (large
+    /// The 1,000-count limit is reachable at the default tile size (large
     /// sheets get more columns), and a sheet too large for an image says so, not "--size".
     @Test func aThousandCountsMakeASheet() throws {
         let run = try TallyProcess.run(["gallery", "1...1000", "-f", "svg"])

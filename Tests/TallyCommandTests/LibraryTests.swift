@@ -4,7 +4,7 @@ import TallySVG
 import Testing
 import TallyTestSupport
 
-/// Issue 13: the library in one import, labelled, with no force-unwrap.
+/// The library in one import, labelled, with no force-unwrap.
 @Suite struct LibraryTests {
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func oneImportDrawsEveryFormat() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TallyTestSupport
 
-/// Issue 12: the plainest `tally render` (a count, `-o`, `-f`, `--size`, `--detail`) skips the argument
+/// The plainest `tally render` (a count, `-o`, `-f`, `--size`, `--detail`) skips the argument
 /// parser. It must be invisible: the same bytes, messages and exit codes as the parser's path,
 /// which `--scale 1` (the default, but an option the plain path does not take) forces.
 @Suite struct PlainRenderTests {

@@ -95,7 +95,7 @@ import TallyGeometry
         #expect(marks.filter { ($0["unit"] as? Int ?? 0) < 10_000 && $0["kind"] as? String != "caption" }.isEmpty)
     }
 
-    /// Issue 11 (mutation testing): `--seed` reaches the ink style from the command line.
+    /// `--seed` reaches the ink style from the command line.
     @Test func theSeedChangesTheInk() throws {
         let one = try TallyProcess.run(["render", "99", "-f", "svg", "--style", "ink", "--seed", "1"])
         let again = try TallyProcess.run(["render", "99", "-f", "svg", "--style", "ink", "--seed", "1"])

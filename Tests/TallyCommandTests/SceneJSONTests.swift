@@ -4,7 +4,7 @@ import TallyEncoding
 import TallyGeometry
 import TallyTestSupport
 
-/// Issue 13: the JSON scene is a contract. `Scene(json:)` reads back every snapshot scene so that
+/// The JSON scene is a contract. `Scene(json:)` reads back every snapshot scene so that
 /// encoding it again gives the same text, and `Schemas/scene.schema.json` accepts every scene tally
 /// writes, checked by a real validator (Python's jsonschema).
 @Suite struct SceneJSONTests {

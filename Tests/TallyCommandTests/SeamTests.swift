@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TallyTestSupport
 
-/// Issue 10: seams read as seams. Measured on the JSON scene that `tally render N -f json`
+/// Seams read as seams. Measured on the JSON scene that `tally render N -f json`
 /// prints (every mark, the designed pens), from its segments and pens alone: at every level,
 /// the ink gap between neighbouring units is at least 1.5 × the largest ink gap between
 /// neighbouring units inside one of them.

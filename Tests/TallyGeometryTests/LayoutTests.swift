@@ -36,7 +36,7 @@ import Testing
             #expect(scene(low).frame.width == scene(high).frame.width)
         }
         // Rows are ten squares wide; a block is as wide as a row and taller than wide, its rows
-        // further apart than the squares in them (issue 10: seams read as seams).
+        // further apart than the squares in them.
         #expect(scene(1000).frame.width > 10 * scene(100).frame.width)
         #expect(scene(10000).frame.width == scene(1000).frame.width)
         #expect(scene(10000).frame.height > scene(10000).frame.width)

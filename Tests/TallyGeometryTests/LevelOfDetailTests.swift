@@ -202,7 +202,7 @@ import Testing
         #expect(Detail.full.showsUnits(of: .stroke))
     }
 
-    /// Issue 10: a cap over detail that stays lets it show through (the twenty-five-unit's cross
+    /// A cap over detail that stays lets it show through (the twenty-five-unit's cross
     /// over its gates, a frame block's diagonal over its rows); a cap over nothing is opaque.
     @Test func capsAreTranslucentExactlyOverDetail() throws {
         func caps(_ n: UInt64, _ detail: Detail, _ kind: MarkKind, unit: UInt64) -> [Mark] {

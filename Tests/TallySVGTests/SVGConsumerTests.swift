@@ -4,7 +4,7 @@ import TallyGeometry
 import TallyRender
 import TallyTestSupport
 
-/// Issue 3's acceptance: real consumers accept our SVG. Each test is disabled, with its reason,
+/// Real consumers accept our SVG. Each test is disabled, with its reason,
 /// where its program is missing, and fails under CI (`CI` set), where `make test` installs them.
 @Suite(.serialized) struct SVGConsumerTests {
     private func file(_ data: Data, _ name: String) throws -> URL {

@@ -99,7 +99,7 @@ import TallyStyle
         }
     }
 
-    /// Issue 10: the hand shows. Strokes lean one way (the seed's hand), their pens differ, and
+    /// The hand shows. Strokes lean one way (the seed's hand), their pens differ, and
     /// they bow; yet two strokes of one gate never touch.
     @Test(arguments: [UInt64(0), 1, 77, UInt64.max])
     func theHandShowsAndStrokesNeverTouch(seed: UInt64) throws {

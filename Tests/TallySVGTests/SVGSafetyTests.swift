@@ -5,7 +5,7 @@ import TallyRender
 import TallyStyle
 import TallyTestSupport
 
-/// SPEC §5 and issue 3: user text is escaped, colours are validated, and no script, event
+/// SPEC §5: user text is escaped, colours are validated, and no script, event
 /// attribute or external reference ever appears.
 @Suite struct SVGSafetyTests {
     static let hostileLabels = [

@@ -33,7 +33,7 @@ enum SnapshotCatalog {
         Variant(name: "fit-frame", formats: [.svg, .png], settings: RenderSettings(fit: .frame)),
         // The smallest size SPEC's partial-progress rule names: level of detail, pens and progress marks.
         Variant(name: "64px", formats: [.svg, .png], settings: RenderSettings(side: .longer(64))),
-        // The count in the core's stroke font under the tally (issue 10).
+        // The count in the core's stroke font under the tally.
         Variant(name: "caption", formats: [.svg, .png], settings: RenderSettings(caption: true)),
     ]
 

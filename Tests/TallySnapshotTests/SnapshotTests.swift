@@ -61,7 +61,7 @@ import TallySnapshotTesting
         for variant in SnapshotCatalog.variants { check(count, variant) }
     }
 
-    /// Issue 11: a render that fails inside a strategy is a test failure (so recording cannot
+    /// A render that fails inside a strategy is a test failure (so recording cannot
     /// store an empty reference that every later run passes).
     @Test func aFailedRenderIsATestFailure() async {
         let tooLarge = RenderSettings(format: .png, side: .longer(100_000))
@@ -78,7 +78,7 @@ import TallySnapshotTesting
         }
     }
 
-    /// Issue 13: strategies built by composition from one base per format, for counts and for
+    /// Strategies built by composition from one base per format, for counts and for
     /// scenes of your own (here recoloured), PDF as well.
     @Test func strategiesComposeForScenesAndCounts() async throws {
         let scene = Scene(count: 137)
