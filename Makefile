@@ -165,5 +165,7 @@ release: deps
 	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally
 	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally-server
 
+# Every build folder: the package's (with and without Cairo, the sanitizers'), the examples'
+# and the fuzz targets'.
 clean:
-	rm -rf .build out share
+	rm -rf .build .build-* out share Examples/*/.build Examples/*/.build-* Fuzz/.build
