@@ -34,6 +34,9 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
 let package = Package(
     name: "tally",
+    // macOS 13: ContinuousClock and the concurrency the server and batch use. Linux is what CI
+    // tests; macOS with Homebrew's Cairo is expected to work, not tested here.
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "tally", targets: ["TallyTool"]),
         // `tally serve` executes this program, installed beside tally.
@@ -74,6 +77,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // The one import of the C library (Glibc or Darwin) for every module that calls it.
+        .target(name: "TallyPOSIX"),
         .target(name: "TallyGeometry"),
         .target(name: "TallyEncoding", dependencies: ["TallyGeometry"]),
         .target(name: "TallyStyle", dependencies: ["TallyGeometry"]),
@@ -94,14 +99,14 @@ let package = Package(
         .target(name: "TallyCairo", dependencies: [
             .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
             .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
-            "TallyGeometry", "TallyStyle",
+            "TallyGeometry", "TallyStyle", "TallyPOSIX",
         ], swiftSettings: cairoCondition),
         .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"],
                 swiftSettings: cairoCondition),
         .target(
             name: "TallyCommands",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender",
+                "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -115,11 +120,11 @@ let package = Package(
         ),
         // The `tally` executable (the product is named tally; the target is not, so its build
         // folder cannot collide with the Tally module's on a case-insensitive file system).
-        .executableTarget(name: "TallyTool", dependencies: ["TallyCommands"]),
+        .executableTarget(name: "TallyTool", dependencies: ["TallyCommands", "TallyPOSIX"]),
         .target(
             name: "TallyServer",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyCommands",
+                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyCommands", "TallyPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 serverProduct("Hummingbird", "hummingbird"),
                 serverProduct("NIOCore", "swift-nio"),
@@ -133,13 +138,13 @@ let package = Package(
             ],
             swiftSettings: serverCondition + cairoCondition
         ),
-        .executableTarget(name: "TallyServerTool", dependencies: ["TallyServer"], swiftSettings: serverCondition),
+        .executableTarget(name: "TallyServerTool", dependencies: ["TallyServer", "TallyPOSIX"], swiftSettings: serverCondition),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
         // Speed goals live here, never in timed tests: `make bench`.
         .executableTarget(
             name: "TallyBenchmarks",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyRender",
+                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyPOSIX",
                 .product(name: "Benchmark", package: "swift-benchmark"),
             ],
             path: "Benchmarks/TallyBenchmarks"
@@ -182,7 +187,7 @@ let package = Package(
             .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyTestSupport",
+                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyTestSupport", "TallyPOSIX",
                 serverProduct("HummingbirdTesting", "hummingbird"),
             ],
             swiftSettings: serverCondition + cairoCondition

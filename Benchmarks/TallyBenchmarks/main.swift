@@ -1,7 +1,5 @@
 import Benchmark
-#if canImport(Glibc)
-import Glibc
-#endif
+import TallyPOSIX
 import TallyEncoding
 import TallyGeometry
 import TallyRender

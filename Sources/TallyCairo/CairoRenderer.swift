@@ -1,6 +1,7 @@
 #if Cairo
 import CCairo
 import TallyGeometry
+import TallyPOSIX
 import TallyStyle
 
 /// What a PNG or PDF carries besides the scene.
@@ -219,25 +220,15 @@ final class ByteSink {
     }
 }
 
-/// Dates for PDF metadata, by hand so no time zone or locale can change them.
+/// Dates for PDF metadata, in UTC through `gmtime_r` (`utcCalendar`), so no time zone or locale
+/// can change them.
 enum PDFDate {
     /// `YYYY-MM-DDThh:mm:ssZ` for seconds since 1970-01-01 UTC, as Cairo's metadata expects.
     static func iso8601(_ seconds: Int64) -> String {
         let clamped = min(max(seconds, 0), 253_402_300_799)   // 1970 … 9999
-        let days = clamped / 86_400
-        let rest = clamped % 86_400
-        // Howard Hinnant's civil-from-days.
-        let z = days + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+        let date = utcCalendar(clamped)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.year)-\(two(date.month))-\(two(date.day))T\(two(date.hour)):\(two(date.minute)):\(two(date.second))Z"
     }
 }
 

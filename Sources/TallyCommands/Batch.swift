@@ -3,11 +3,7 @@ import Dispatch
 import TallyEncoding
 import TallyGeometry
 import TallyRender
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 
 /// `tally batch <counts…> --out-dir DIR`: many counts, one file each.
 struct Batch: ParsableCommand {
@@ -171,13 +167,13 @@ struct Batch: ParsableCommand {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let read = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if read < 0 {
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 {
                 if errno == EINTR { continue }
                 throw CommandFailure(.io, "cannot read \(name): \(String(cString: strerror(errno)))")
             }
-            if read == 0 { break }
-            bytes += chunk[..<read]
+            if got == 0 { break }
+            bytes += chunk[..<got]
             if bytes.count > CountList.maximumListBytes {
                 throw .usage("\(name) is larger than 16 MiB; split the count list")
             }

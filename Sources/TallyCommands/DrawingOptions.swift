@@ -151,7 +151,7 @@ struct DrawingOptions: ParsableArguments {
     /// The one-line message for a setting the renderer refused.
     func failure(_ error: RenderError) -> CommandFailure {
         let sideName = width != nil ? "--width" : height != nil ? "--height" : "--size"
-        let limit = "images are at most 16,384 px a side and 64 megapixels"
+        let limit = Values.imageLimits
         switch error {
         case .viewport(.notPositive(let what, let value)):
             let option = what == "size" ? sideName : "--" + what

@@ -54,7 +54,7 @@ struct GalleryCommand: ParsableCommand {
             case .tooManyCounts(let number):
                 throw CommandFailure.usage("a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(number)")
             case .sheetTooLarge(let number, let tile, let width, let height):
-                throw CommandFailure.usage("a gallery of \(Words.grouped(UInt64(number))) counts in \(Values.number(tile)) px tiles is \(Values.pixels(width)) × \(Values.pixels(height)) px; images are at most 16,384 px a side and 64 megapixels, so give fewer counts or a smaller --size")
+                throw CommandFailure.usage("a gallery of \(Words.grouped(UInt64(number))) counts in \(Values.number(tile)) px tiles is \(Values.pixels(width)) × \(Values.pixels(height)) px; \(Values.imageLimits), so give fewer counts or a smaller --size")
             case .render(let renderError):
                 throw drawing.failure(renderError)
             }

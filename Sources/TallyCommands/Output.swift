@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 
 /// Where rendered bytes go: a file, written atomically, or standard output.
 package enum Output {

@@ -1,9 +1,6 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyGeometry
+import TallyPOSIX
 
 /// The options of `tally serve`, declared once: `tally serve` checks them and hands them to the
 /// `tally-server` program, which reads them with this same declaration.
@@ -15,7 +12,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
     package var port = 8080
 
-    /// The server's cap on image sides, below the command line's 16,384.
+    /// The server's cap on image sides, below the command line's (`Viewport.maximumSide`).
     @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
     package var maxSize = 4096
 
@@ -51,8 +48,9 @@ package struct ServeOptions: ParsableArguments, Sendable {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port '\(port)' is not a port; use 0 to 65535")
         }
-        guard maxSize >= 1, maxSize <= 16_384 else {
-            throw ValidationError("--max-size '\(maxSize)' is out of range; use 1 to 16384 (the command line's own limit)")
+        let limit = Int(Viewport.maximumSide)
+        guard maxSize >= 1, maxSize <= limit else {
+            throw ValidationError("--max-size '\(maxSize)' is out of range; use 1 to \(limit) (the command line's own limit)")
         }
         if let jobs, !(1...256).contains(jobs) {
             throw ValidationError("--jobs '\(jobs)' is out of range; use 1 to 256")

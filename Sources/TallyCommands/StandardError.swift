@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 
 /// Messages to standard error that never stop the program: `FileHandle.standardError.write`
 /// traps when the write fails (stderr closed, or a full device), which turned a clear error or

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 
 // The few threading and file primitives the command line needs, on POSIX directly rather than
 // through Foundation: linking full Foundation (and its ICU data) costs every `tally` process

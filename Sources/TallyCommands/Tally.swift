@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 
 /// `tally`: Fractal Completion Tallies from the command line.
 public struct TallyCommand: ParsableCommand {

@@ -6,6 +6,9 @@ import TallyRender
 package enum Values {
     static let countRange = "a whole number from 0 to \(TallyCount.maximum)"
 
+    /// The image limits of SPEC §6 in words, from `Viewport`'s own limits.
+    static let imageLimits = "images are at most \(Words.grouped(UInt64(Viewport.maximumSide))) px a side and \(Int(Viewport.maximumPixels / 1_000_000)) megapixels"
+
     static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {
         switch TallyCount.parse(text) {
         case .success(let count): return count

@@ -16,7 +16,7 @@ package enum DecimalText {
 /// about a hundred instructions in checks a call, more than formatting the number itself, and
 /// every coordinate of an SVG or JSON scene is one. It cannot be copied (a writer builds one and
 /// reads it once), so appending checks only the capacity: no reference count, no copy on write.
-package struct TextBuffer: ~Copyable, @unchecked Sendable {
+package struct TextBuffer: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int

@@ -96,6 +96,20 @@ package enum Proportions {
     /// checker (SPEC §2, "Small sizes").
     package static let smallestCappedBoxPixels = 8.0
 
+    // MARK: The gallery sheet (`tally gallery`), in output pixels
+
+    /// Tiles a row holds at most.
+    package static let galleryColumns = 6
+    /// The empty border around the sheet, and between tiles.
+    package static let galleryMargin = 24.0
+    package static let galleryGap = 24.0
+    /// The band under each tile for its label, the label's digit height, and the gap above it.
+    package static let galleryLabelHeight = 22.0
+    package static let galleryLabelDigitHeight = 11.0
+    package static let galleryLabelGap = 6.0
+    /// A tile's side when no size is given.
+    package static let galleryTile = 160.0
+
     // MARK: The image
 
     /// The default margin on every side, as a share of the shorter side of what is shown (so a

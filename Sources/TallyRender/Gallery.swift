@@ -29,21 +29,21 @@ public enum Gallery {
     /// The most counts one sheet shows.
     public static let maximumCounts = 1_000
 
-    /// Sheet geometry in pixels.
-    static let columns = 6
-    static let margin = 24.0
-    static let gap = 24.0
-    static let labelHeight = 22.0
+    /// Sheet geometry in pixels, from `Proportions` (every proportion in one place).
+    static let columns = Proportions.galleryColumns
+    static let margin = Proportions.galleryMargin
+    static let gap = Proportions.galleryGap
+    static let labelHeight = Proportions.galleryLabelHeight
     /// The labels' digit height, and the gap above them, in pixels.
-    static let labelDigitHeight = 11.0
-    static let labelGap = 6.0
+    static let labelDigitHeight = Proportions.galleryLabelDigitHeight
+    static let labelGap = Proportions.galleryLabelGap
 
     /// A tile is the square the size asks for, scaled; `--width` or `--height` fix that side too.
     static func tileSide(_ settings: RenderSettings) -> Double {
         (settings.side ?? .longer(defaultTile)).pixels * settings.scale
     }
 
-    static let defaultTile = 160.0
+    static let defaultTile = Proportions.galleryTile
 
     /// Why a sheet cannot be made.
     public enum Problem: Error, Hashable, Sendable {

@@ -290,7 +290,10 @@ public enum SVGRenderer {
         }
         if animated {
             // Reduced motion, or a renderer without CSS animation, shows the final marks at once.
-            out.append("@media (prefers-reduced-motion:no-preference){\(scope).a{stroke-dasharray:1 2;animation:\(id)-draw .28s ease-out both}@keyframes \(id)-draw{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
+            // The class's duration is a stroke's (`Motion`); marks of other kinds set their own.
+            out.append("@media (prefers-reduced-motion:no-preference){\(scope).a{stroke-dasharray:1 2;animation:\(id)-draw ")
+            out.append(Motion.duration(of: .stroke), digits: 3, leadingZero: false)
+            out.append("s ease-out both}@keyframes \(id)-draw{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
         }
     }
 }

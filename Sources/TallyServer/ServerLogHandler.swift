@@ -1,11 +1,7 @@
 #if Server
 import Logging
 import TallyCommands
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 
 /// swift-log's handler for `tally serve`: one line per event on stderr, made in one buffer and
 /// written with one `write` (so lines from many threads never interleave).

@@ -1,10 +1,6 @@
 import ArgumentParser
 import TallyCommands
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 #if Server
 import Hummingbird
 import Logging

@@ -1,4 +1,5 @@
 import TallyCommands
+import TallyEncoding
 
 /// The text of a request URL: percent-decoding, the query's parameters, and the entity tag.
 ///
@@ -74,17 +75,18 @@ package enum URLText {
     /// A strong entity tag for a response that the key and the tally version decide: FNV-1a
     /// over both, twice with different offsets, as 32 hex digits in quotes.
     package static func entityTag(for key: String, version: String) -> String {
-        var first: UInt64 = 0xcbf2_9ce4_8422_2325
-        var second: UInt64 = 0x6c62_272e_07bb_0142
+        var first = FNV1a()
+        // A second lane from another start, folded after every byte, so the two differ.
+        var second = FNV1a(offsetBasis: 0x6c62_272e_07bb_0142)
         func mix(_ byte: UInt8) {
-            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            second = second ^ (second >> 29)
+            first.add(byte)
+            second.add(byte)
+            second.value ^= second.value >> 29
         }
         version.utf8.forEach(mix)
         mix(0)
         key.utf8.forEach(mix)
-        return "\"" + hex(first) + hex(second) + "\""
+        return "\"" + hex(first.value) + hex(second.value) + "\""
     }
 
     private static func hex(_ value: UInt64) -> String {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 import TallyServer
 
 // `tally-server`, run by `tally serve`: the options are tally serve's.

@@ -174,9 +174,9 @@ extension Diffing where Value == Data {
         let base = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory
         // The content names the folder, so two failures never overwrite each other.
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in actual { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return base.appendingPathComponent("tally-snapshot-failures").appendingPathComponent(String(hash, radix: 16))
+        var hash = FNV1a()
+        hash.add(actual)
+        return base.appendingPathComponent("tally-snapshot-failures").appendingPathComponent(String(hash.value, radix: 16))
     }
 }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TallyPOSIX
 import TallyCommands
 
 exit(TallyCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -5,9 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import TallyTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import TallyPOSIX
 
 /// The real `tally serve` (tally executes tally-server), on an ephemeral loopback port.
 final class RunningServer: @unchecked Sendable {
@@ -91,19 +89,19 @@ func withLoopbackAddress(_ port: Int, _ body: (UnsafePointer<sockaddr>, socklen_
 
 /// Whether something accepts connections on the loopback port.
 func somethingListens(on port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    return withLoopbackAddress(port) { connect(socket, $0, $1) } == 0
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    return withLoopbackAddress(port) { connect(descriptor, $0, $1) } == 0
 }
 
 /// Whether a new server could listen on the port (SO_REUSEADDR, as servers set it, so the
 /// closed connections' TIME_WAIT does not count).
 func portIsFree(_ port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
     var yes: Int32 = 1
-    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    return withLoopbackAddress(port) { bind(socket, $0, $1) } == 0 && listen(socket, 1) == 0
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    return withLoopbackAddress(port) { bind(descriptor, $0, $1) } == 0 && listen(descriptor, 1) == 0
 }
 
 @Suite(.serialized) struct ServerProcessTests {
