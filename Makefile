@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
+.PHONY: all deps test-deps build demo test test-sanitize format lint fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
 
 all: build
 
@@ -29,6 +29,7 @@ demo: build
 	@echo "wrote out/demo/: tally-1234.svg, tally-99-ink.svg, tally-9999.png, tally-9999.pdf, tally-137.json"
 
 test: test-deps
+	$(MAKE) --no-print-directory lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
@@ -44,6 +45,16 @@ test: test-deps
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
+
+# swift-format (in the Swift toolchain) with the project's .swift-format: `make format` rewrites,
+# `make lint` (part of make test) fails on anything format would change or any rule it breaks.
+FORMATTED = Sources Tests Examples Fuzz Benchmarks
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+	@echo "lint: swift format finds nothing to change in $(FORMATTED)"
 
 # The tests under AddressSanitizer and ThreadSanitizer (the batch workers and the signal
 # watcher included), each in its own build folder so the normal build stays as it is. The two

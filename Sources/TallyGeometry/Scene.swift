@@ -128,7 +128,10 @@ public enum Detail: Hashable, Sendable {
     case automatic(pixelsPerUnit: Double)
 
     /// The choice a user makes (`--detail auto|full`), before the output scale is known.
-    public enum Mode: String, CaseIterable, Hashable, Sendable { case automatic = "auto", full }
+    public enum Mode: String, CaseIterable, Hashable, Sendable {
+        case automatic = "auto"
+        case full
+    }
 }
 
 /// A count drawn as marks: what every backend receives and draws without adding geometry.

@@ -134,7 +134,7 @@ extension Diffing where Value == Data {
     /// PNGs compared pixel by pixel. On failure the reference, the actual image and a picture of
     /// the difference (differing pixels in red over the faded reference) go into one folder.
     public static func pixels(tolerance: PixelTolerance, failures: URL? = nil) -> Diffing {
-        .diff(toData: { $0 }, fromData: { $0 }) { reference, actual in
+        .diff(toData: { $0 }, fromData: { $0 }, diff: { reference, actual in
             guard reference != actual else { return nil }
             let referenceImage = PNGImage(png: Array(reference))
             let actualImage = PNGImage(png: Array(actual))
@@ -167,7 +167,7 @@ extension Diffing where Value == Data {
                 message += "; the failure images could not be written to \(folder.path): \(error)"
             }
             return (message, images.map { DiffAttachment.data($0.1, name: $0.0) })
-        }
+        })
     }
 
     private static func defaultFailureFolder(for actual: Data) -> URL {
