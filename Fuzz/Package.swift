@@ -10,12 +10,23 @@ let package = Package(
     targets: [
         // libFuzzer's driver, shared by the targets.
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzCount", dependencies: ["FuzzDriver", .product(name: "TallyGeometry", package: "tally")]),
-        .executableTarget(name: "FuzzCountList", dependencies: ["FuzzDriver", .product(name: "TallyCommands", package: "tally")]),
-        .executableTarget(name: "FuzzColor", dependencies: ["FuzzDriver", .product(name: "TallyStyle", package: "tally")]),
-        .executableTarget(name: "FuzzLabel", dependencies: ["FuzzDriver", .product(name: "TallyRender", package: "tally"),
-                                                            .product(name: "TallyGeometry", package: "tally")]),
-        .executableTarget(name: "FuzzScene", dependencies: ["FuzzDriver", .product(name: "TallyRender", package: "tally"),
-                                                            .product(name: "TallyGeometry", package: "tally")]),
+        .executableTarget(
+            name: "FuzzCount", dependencies: ["FuzzDriver", .product(name: "TallyGeometry", package: "tally")]),
+        .executableTarget(
+            name: "FuzzCountList", dependencies: ["FuzzDriver", .product(name: "TallyCommands", package: "tally")]),
+        .executableTarget(
+            name: "FuzzColor", dependencies: ["FuzzDriver", .product(name: "TallyStyle", package: "tally")]),
+        .executableTarget(
+            name: "FuzzLabel",
+            dependencies: [
+                "FuzzDriver", .product(name: "TallyRender", package: "tally"),
+                .product(name: "TallyGeometry", package: "tally"),
+            ]),
+        .executableTarget(
+            name: "FuzzScene",
+            dependencies: [
+                "FuzzDriver", .product(name: "TallyRender", package: "tally"),
+                .product(name: "TallyGeometry", package: "tally"),
+            ]),
     ]
 )

@@ -1,7 +1,7 @@
 import Benchmark
-import TallyPOSIX
 import TallyEncoding
 import TallyGeometry
+import TallyPOSIX
 import TallyRender
 
 // Speed goals live here and in scripts/bench, never in timed tests.
@@ -18,10 +18,14 @@ struct Case {
     let work: () throws -> Int
 }
 
-let counts: [(String, UInt64)] = [("9", 9), ("99", 99), ("9,999", 9_999), ("10^6", 1_000_000), ("Int64.max", UInt64(Int64.max))]
+let counts: [(String, UInt64)] = [
+    ("9", 9), ("99", 99), ("9,999", 9_999), ("10^6", 1_000_000), ("Int64.max", UInt64(Int64.max)),
+]
 
 func render(_ count: UInt64, _ format: OutputFormat, size: Double = 256, detail: Detail.Mode? = nil) throws -> Int {
-    try Renderer.render(TallyCount(exactly: count)!, RenderSettings(format: format, side: .longer(size), detail: detail)).count
+    try Renderer.render(
+        TallyCount(exactly: count)!, RenderSettings(format: format, side: .longer(size), detail: detail)
+    ).count
 }
 
 var cases: [Case] = []
@@ -33,16 +37,17 @@ for (name, count) in counts {
     cases.append(Case(name: "scene+pdf \(name) 256px") { try render(count, .pdf) })
     cases.append(Case(name: "json \(name) full") { try Renderer.render(tally, RenderSettings(format: .json)).count })
 }
-for size in [64.0, 1_024] {   // 256 px is in the loop above
+for size in [64.0, 1_024] {  // 256 px is in the loop above
     cases.append(Case(name: "scene+svg 9,999 \(Int(size))px") { try render(9_999, .svg, size: size) })
     cases.append(Case(name: "scene+png 9,999 \(Int(size))px") { try render(9_999, .png, size: size) })
 }
 cases.append(Case(name: "scene+svg Int64.max full") { try render(UInt64(Int64.max), .svg, detail: .full) })
-cases.append(Case(name: "batch-like: svg 0...999 256px") {
-    var bytes = 0
-    for count in UInt64(0)..<1_000 { bytes += try render(count, .svg) }
-    return bytes
-})
+cases.append(
+    Case(name: "batch-like: svg 0...999 256px") {
+        var bytes = 0
+        for count in UInt64(0)..<1_000 { bytes += try render(count, .svg) }
+        return bytes
+    })
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "list" {

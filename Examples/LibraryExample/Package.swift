@@ -10,6 +10,6 @@ let package = Package(
     name: "TallyLibraryExample",
     dependencies: [.package(name: "tally", path: "../..", traits: withoutCairo ? [] : [.defaults])],
     targets: [
-        .executableTarget(name: "TallyLibraryExample", dependencies: [.product(name: "Tally", package: "tally")]),
+        .executableTarget(name: "TallyLibraryExample", dependencies: [.product(name: "Tally", package: "tally")])
     ]
 )

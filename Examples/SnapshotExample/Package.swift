@@ -26,6 +26,6 @@ let package = Package(
                 .product(name: "TallyStyle", package: tally),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
-        ),
+        )
     ]
 )

@@ -52,10 +52,14 @@ public enum Tally {
     ///   - label: the accessible title instead of "137 tally marks".
     /// - Returns: the SVG document, UTF-8 text.
     /// - Throws: `RenderError` for a size out of range or an animation from a larger count.
-    public static func svg(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .auto,
-                           background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-                           animation: Animation = .none, caption: Bool? = nil, label: String? = nil) throws(RenderError) -> String {
-        var settings = settings(.svg, size: size, scale: 1, theme: theme, background: background, style: style, seed: seed, caption: caption)
+    public static func svg(
+        _ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .auto,
+        background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
+        animation: Animation = .none, caption: Bool? = nil, label: String? = nil
+    ) throws(RenderError) -> String {
+        var settings = settings(
+            .svg, size: size, scale: 1, theme: theme, background: background, style: style, seed: seed, caption: caption
+        )
         settings.animation = animation
         settings.label = label
         return String(decoding: try Renderer.render(count, settings), as: UTF8.self)
@@ -79,11 +83,16 @@ public enum Tally {
     /// - Returns: the PNG file's bytes.
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
-    public static func png(_ count: TallyCount, size: Double = Viewport.defaultSide, scale: Double = 1, theme: Theme = .light,
-                           background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-                           caption: Bool? = nil) throws(RenderError) -> [UInt8] {
-        try Renderer.render(count, settings(.png, size: size, scale: scale, theme: theme, background: background, style: style,
-                                            seed: seed, caption: caption))
+    public static func png(
+        _ count: TallyCount, size: Double = Viewport.defaultSide, scale: Double = 1, theme: Theme = .light,
+        background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
+        caption: Bool? = nil
+    ) throws(RenderError) -> [UInt8] {
+        try Renderer.render(
+            count,
+            settings(
+                .png, size: size, scale: scale, theme: theme, background: background, style: style,
+                seed: seed, caption: caption))
     }
 
     /// A one-page vector PDF of the count, titled in its metadata.
@@ -102,11 +111,16 @@ public enum Tally {
     /// - Returns: the PDF file's bytes (dated from a fixed date: the same bytes every time).
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
-    public static func pdf(_ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
-                           background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-                           caption: Bool? = nil) throws(RenderError) -> [UInt8] {
-        try Renderer.render(count, settings(.pdf, size: size, scale: 1, theme: theme, background: background, style: style,
-                                            seed: seed, caption: caption))
+    public static func pdf(
+        _ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
+        background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
+        caption: Bool? = nil
+    ) throws(RenderError) -> [UInt8] {
+        try Renderer.render(
+            count,
+            settings(
+                .pdf, size: size, scale: 1, theme: theme, background: background, style: style,
+                seed: seed, caption: caption))
     }
 
     /// The JSON scene (SPEC §5): every mark with its kind, unit, colour, pen and segments.
@@ -121,7 +135,9 @@ public enum Tally {
     /// - Returns: the JSON text, one mark a line.
     /// - Throws: `RenderError` for a size out of range.
     public static func json(_ count: TallyCount, size: Double? = nil) throws(RenderError) -> String {
-        String(decoding: try Renderer.render(count, RenderSettings(format: .json, side: size.map { .longer($0) })), as: UTF8.self)
+        String(
+            decoding: try Renderer.render(count, RenderSettings(format: .json, side: size.map { .longer($0) })),
+            as: UTF8.self)
     }
 
     /// The bytes of any format with every setting (`RenderSettings`): the same pipeline as the
@@ -139,9 +155,13 @@ public enum Tally {
         try Renderer.render(count, settings)
     }
 
-    private static func settings(_ format: OutputFormat, size: Double, scale: Double, theme: Theme, background: Background,
-                                 style: RenderSettings.Style, seed: UInt64, caption: Bool?) -> RenderSettings {
-        RenderSettings(format: format, side: .longer(size), scale: scale, appearance: Appearance(theme: theme, background: background),
-                       style: style, seed: seed, caption: caption)
+    private static func settings(
+        _ format: OutputFormat, size: Double, scale: Double, theme: Theme, background: Background,
+        style: RenderSettings.Style, seed: UInt64, caption: Bool?
+    ) -> RenderSettings {
+        RenderSettings(
+            format: format, side: .longer(size), scale: scale,
+            appearance: Appearance(theme: theme, background: background),
+            style: style, seed: seed, caption: caption)
     }
 }

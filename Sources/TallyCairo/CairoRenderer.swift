@@ -57,7 +57,9 @@ package struct CairoSheet: Sendable {
     }
 
     init(single scene: Scene, viewport: Viewport) {
-        self.init(width: viewport.width, height: viewport.height, items: [Item(scene: scene, viewport: viewport, origin: Point(0, 0))])
+        self.init(
+            width: viewport.width, height: viewport.height,
+            items: [Item(scene: scene, viewport: viewport, origin: Point(0, 0))])
     }
 }
 
@@ -89,7 +91,9 @@ public enum CairoRenderer {
 
     /// The pixels Cairo draws for `png(_:viewport:options:)`, before they are encoded: what a
     /// test compares a decoded PNG with.
-    package static func drawnPixels(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> PNGImage {
+    package static func drawnPixels(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError)
+        -> PNGImage
+    {
         let sheet = CairoSheet(single: scene, viewport: viewport)
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
         defer { cairo_surface_destroy(surface) }
@@ -101,7 +105,9 @@ public enum CairoRenderer {
         let line = UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self)
         var pixels: [UInt32] = []
         pixels.reserveCapacity(width * height)
-        for row in 0..<height { pixels.append(contentsOf: UnsafeBufferPointer(start: line + row * stride, count: width)) }
+        for row in 0..<height {
+            pixels.append(contentsOf: UnsafeBufferPointer(start: line + row * stride, count: width))
+        }
         return PNGImage(width: width, height: height, pixels: pixels)
     }
 
@@ -113,16 +119,18 @@ public enum CairoRenderer {
         try draw(sheet, appearance: options.appearance, on: surface)
         guard let data = cairo_image_surface_get_data(surface) else { throw CairoError("cairo gave no image data") }
         let stride = Int(cairo_image_surface_get_stride(surface)) / 4
-        return try PNGEncoder.encode(width: Int(sheet.width), height: Int(sheet.height), stride: stride,
-                                     pixels: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self),
-                                     text: [("Title", options.title), ("Description", options.description)])
+        return try PNGEncoder.encode(
+            width: Int(sheet.width), height: Int(sheet.height), stride: stride,
+            pixels: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self),
+            text: [("Title", options.title), ("Description", options.description)])
     }
 
     /// A sheet of tallies and labels as one PDF page.
     package static func pdf(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
         let sink = ByteSink()
-        let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
-                                                          sheet.width, sheet.height)
+        let surface = cairo_pdf_surface_create_for_stream(
+            ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
+            sheet.width, sheet.height)
         // Cairo may still write into `sink` when the surface is destroyed (on an early throw, it
         // finishes the page then): `sink` lives until after that.
         defer { withExtendedLifetime(sink) { cairo_surface_destroy(surface) } }
@@ -184,10 +192,11 @@ public enum CairoRenderer {
                     current = point
                 case .quadratic(let control, let end):
                     // The same curve as cubic controls, two thirds of the way to the quadratic one.
-                    cairo_curve_to(context,
-                                   current.x + 2 / 3 * (control.x - current.x), current.y + 2 / 3 * (control.y - current.y),
-                                   end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y),
-                                   end.x, end.y)
+                    cairo_curve_to(
+                        context,
+                        current.x + 2 / 3 * (control.x - current.x), current.y + 2 / 3 * (control.y - current.y),
+                        end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y),
+                        end.x, end.y)
                     current = end
                 case .close:
                     cairo_close_path(context)
@@ -225,10 +234,11 @@ final class ByteSink {
 enum PDFDate {
     /// `YYYY-MM-DDThh:mm:ssZ` for seconds since 1970-01-01 UTC, as Cairo's metadata expects.
     static func iso8601(_ seconds: Int64) -> String {
-        let clamped = min(max(seconds, 0), 253_402_300_799)   // 1970 … 9999
+        let clamped = min(max(seconds, 0), 253_402_300_799)  // 1970 … 9999
         let date = utcCalendar(clamped)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(date.year)-\(two(date.month))-\(two(date.day))T\(two(date.hour)):\(two(date.minute)):\(two(date.second))Z"
+        return
+            "\(date.year)-\(two(date.month))-\(two(date.day))T\(two(date.hour)):\(two(date.minute)):\(two(date.second))Z"
     }
 }
 

@@ -26,7 +26,7 @@ struct IndexedImage {
     init?(width: Int, height: Int, stride: Int, pixels: UnsafePointer<UInt32>) {
         let slots = 512
         var keys = [UInt32](repeating: 0, count: slots)
-        var entries = [Int16](repeating: -1, count: slots)   // first-appearance number, or -1: empty
+        var entries = [Int16](repeating: -1, count: slots)  // first-appearance number, or -1: empty
         var colours = [UInt32](repeating: 0, count: 256)
         var found = 0
         var tooMany = false
@@ -46,10 +46,13 @@ struct IndexedImage {
                             for column in 0..<width {
                                 let pixel = line[column]
                                 if pixel != last {
-                                    var slot = Int((pixel &* 0x9E37_79B1) >> 23)   // the top 9 bits: 0 ..< 512
+                                    var slot = Int((pixel &* 0x9E37_79B1) >> 23)  // the top 9 bits: 0 ..< 512
                                     while entries[slot] >= 0 && keys[slot] != pixel { slot = (slot + 1) & (slots - 1) }
                                     if entries[slot] < 0 {
-                                        guard found < 256 else { tooMany = true; break rows }
+                                        guard found < 256 else {
+                                            tooMany = true
+                                            break rows
+                                        }
                                         (keys[slot], entries[slot], colours[found]) = (pixel, Int16(found), pixel)
                                         found += 1
                                     }
@@ -68,7 +71,8 @@ struct IndexedImage {
         guard !tooMany else { return nil }
         // Translucent colours first, then opaque ones, each in order of first appearance.
         let straight = colours.map(PNGEncoder.straight)
-        let order = straight.indices.filter { straight[$0].alpha < 255 } + straight.indices.filter { straight[$0].alpha == 255 }
+        let order =
+            straight.indices.filter { straight[$0].alpha < 255 } + straight.indices.filter { straight[$0].alpha == 255 }
         var remap = [UInt8](repeating: 0, count: 256)
         for (index, entry) in order.enumerated() { remap[entry] = UInt8(index) }
         if order != Array(straight.indices) {
@@ -92,7 +96,7 @@ struct IndexedImage {
             var target = 0
             indices.withUnsafeBufferPointer { source in
                 for row in 0..<height {
-                    output[target] = 0   // filter: none
+                    output[target] = 0  // filter: none
                     target += 1
                     let line = row * width
                     if bitDepth == 8 {

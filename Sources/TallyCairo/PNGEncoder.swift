@@ -14,8 +14,10 @@ enum PNGEncoder {
     /// - Parameters:
     ///   - pixels: premultiplied ARGB, one UInt32 a pixel (Cairo's ARGB32), rows of `stride` pixels.
     ///   - text: keyword and text pairs, written as `tEXt` (Latin-1) or `iTXt` (UTF-8).
-    static func encode(width: Int, height: Int, stride: Int, pixels: UnsafePointer<UInt32>,
-                       text: [(keyword: String, text: String)]) throws(CairoError) -> [UInt8] {
+    static func encode(
+        width: Int, height: Int, stride: Int, pixels: UnsafePointer<UInt32>,
+        text: [(keyword: String, text: String)]
+    ) throws(CairoError) -> [UInt8] {
         var out = signature
         var header: [UInt8] = []
         header += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
@@ -30,7 +32,7 @@ enum PNGEncoder {
             data = indexed.rows()
             bytesPerPixel = 1
         } else {
-            header += [8, 6, 0, 0, 0]   // 8 bits a channel, RGBA, deflate, filter method 0, no interlace
+            header += [8, 6, 0, 0, 0]  // 8 bits a channel, RGBA, deflate, filter method 0, no interlace
             out += chunk("IHDR", header)
             data = filteredRows(width: width, height: height, stride: stride, pixels: pixels)
             bytesPerPixel = 4
@@ -42,7 +44,9 @@ enum PNGEncoder {
         } else {
             // Large images: the smallest of three tries (BENCHMARKS.md).
             compressed = try deflate(data, effort: .full)
-            let adaptive = try deflate(adaptivelyFiltered(data, rowBytes: data.count / height - 1, bytesPerPixel: bytesPerPixel), effort: .full)
+            let adaptive = try deflate(
+                adaptivelyFiltered(data, rowBytes: data.count / height - 1, bytesPerPixel: bytesPerPixel), effort: .full
+            )
             if adaptive.count < compressed.count { compressed = adaptive }
         }
         out += chunk("IDAT", compressed)
@@ -85,14 +89,18 @@ enum PNGEncoder {
                         let above = row > 0 ? line - (rowBytes + 1) : zeros.baseAddress!
                         var costs = (0, 0, 0, 0, 0)
                         for i in 0..<rowBytes {
-                            let x = Int(line[i]), b = Int(above[i])
+                            let x = Int(line[i])
+                            let b = Int(above[i])
                             let a = i >= bpp ? Int(line[i - bpp]) : 0
                             let c = i >= bpp ? Int(above[i - bpp]) : 0
                             let p = a + b - c
                             let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
                             let paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                            let values = (UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: x - a), UInt8(truncatingIfNeeded: x - b),
-                                          UInt8(truncatingIfNeeded: x - (a + b) / 2), UInt8(truncatingIfNeeded: x - paeth))
+                            let values = (
+                                UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: x - a),
+                                UInt8(truncatingIfNeeded: x - b),
+                                UInt8(truncatingIfNeeded: x - (a + b) / 2), UInt8(truncatingIfNeeded: x - paeth)
+                            )
                             scratch[i] = values.0
                             scratch[rowBytes + i] = values.1
                             scratch[2 * rowBytes + i] = values.2
@@ -104,8 +112,10 @@ enum PNGEncoder {
                             costs.3 += abs(Int(Int8(bitPattern: values.3)))
                             costs.4 += abs(Int(Int8(bitPattern: values.4)))
                         }
-                        var best = 0, bestCost = costs.0
-                        for (filter, cost) in [(1, costs.1), (2, costs.2), (3, costs.3), (4, costs.4)] where cost < bestCost {
+                        var best = 0
+                        var bestCost = costs.0
+                        for (filter, cost) in [(1, costs.1), (2, costs.2), (3, costs.3), (4, costs.4)]
+                        where cost < bestCost {
                             (best, bestCost) = (filter, cost)
                         }
                         let start = row * (rowBytes + 1)
@@ -124,13 +134,19 @@ enum PNGEncoder {
     static func straight(_ pixel: UInt32) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         let alpha = pixel >> 24
         if alpha == 255 {
-            return (UInt8(truncatingIfNeeded: pixel >> 16), UInt8(truncatingIfNeeded: pixel >> 8), UInt8(truncatingIfNeeded: pixel), 255)
+            return (
+                UInt8(truncatingIfNeeded: pixel >> 16), UInt8(truncatingIfNeeded: pixel >> 8),
+                UInt8(truncatingIfNeeded: pixel), 255
+            )
         } else if alpha == 0 {
             return (0, 0, 0, 0)
         }
         let a = Int(alpha)
-        return (UInt8(min(255, (Int(pixel >> 16 & 0xFF) * 255 + a / 2) / a)), UInt8(min(255, (Int(pixel >> 8 & 0xFF) * 255 + a / 2) / a)),
-                UInt8(min(255, (Int(pixel & 0xFF) * 255 + a / 2) / a)), UInt8(a))
+        return (
+            UInt8(min(255, (Int(pixel >> 16 & 0xFF) * 255 + a / 2) / a)),
+            UInt8(min(255, (Int(pixel >> 8 & 0xFF) * 255 + a / 2) / a)),
+            UInt8(min(255, (Int(pixel & 0xFF) * 255 + a / 2) / a)), UInt8(a)
+        )
     }
 
     /// Straight (not premultiplied) RGBA rows, each behind filter 0 (none), in one pass.
@@ -145,12 +161,15 @@ enum PNGEncoder {
         return [UInt8](unsafeUninitializedCapacity: (rowBytes + 1) * height) { output, initialized in
             var target = output.baseAddress!
             for row in 0..<height {
-                target.pointee = 0   // filter: none
+                target.pointee = 0  // filter: none
                 target += 1
                 let line = pixels + row * stride
                 for column in 0..<width {
                     let (red, green, blue, alpha) = straight(line[column])
-                    target[0] = red; target[1] = green; target[2] = blue; target[3] = alpha
+                    target[0] = red
+                    target[1] = green
+                    target[2] = blue
+                    target[3] = alpha
                     target += 4
                 }
             }
@@ -161,10 +180,13 @@ enum PNGEncoder {
     /// zlib at level 9 and its largest window and memory: measured best for these images
     /// (BENCHMARKS.md: within 4% of `optipng -o2` keeping 8-bit RGBA, where level 6 was up to
     /// 27% larger), and as deterministic as any level.
-    private static func deflate(_ bytes: [UInt8], effort: Effort, strategy: Int32 = Z_DEFAULT_STRATEGY) throws(CairoError) -> [UInt8] {
+    private static func deflate(_ bytes: [UInt8], effort: Effort, strategy: Int32 = Z_DEFAULT_STRATEGY)
+        throws(CairoError) -> [UInt8]
+    {
         var stream = z_stream()
         // Memory level 8: measured smaller than 9 on these images.
-        var status = deflateInit2_(&stream, 9, Z_DEFLATED, 15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        var status = deflateInit2_(
+            &stream, 9, Z_DEFLATED, 15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw CairoError("zlib could not start compressing (status \(status))") }
         if effort == .quick { deflateTune(&stream, 8, 258, 258, 1_024) }
         defer { deflateEnd(&stream) }

@@ -25,7 +25,9 @@ package struct PNGImage: Hashable, Sendable {
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
         let format = cairo_image_surface_get_format(surface)
-        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, let data = cairo_image_surface_get_data(surface) else { return nil }
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24,
+            let data = cairo_image_surface_get_data(surface)
+        else { return nil }
         cairo_surface_flush(surface)
         width = Int(cairo_image_surface_get_width(surface))
         height = Int(cairo_image_surface_get_height(surface))
@@ -60,7 +62,9 @@ package struct PNGImage: Hashable, Sendable {
             total += channels.total
             if channels.largest > channelThreshold { differing += 1 }
         }
-        return Difference(mean: Double(total) / Double(4 * max(pixels.count, 1)), differingPixels: differing, pixelCount: pixels.count)
+        return Difference(
+            mean: Double(total) / Double(4 * max(pixels.count, 1)), differingPixels: differing, pixelCount: pixels.count
+        )
     }
 
     /// A picture of the difference: the reference faded to light grey, with pixels that differ
@@ -80,7 +84,8 @@ package struct PNGImage: Hashable, Sendable {
 
     /// How far two ARGB pixels are apart: the sum of the four channel differences and the largest.
     private static func channelDifference(_ a: UInt32, _ b: UInt32) -> (total: Int, largest: Int) {
-        var total = 0, largest = 0
+        var total = 0
+        var largest = 0
         for shift in stride(from: UInt32(0), to: 32, by: 8) {
             let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
             total += d
@@ -93,7 +98,8 @@ package struct PNGImage: Hashable, Sendable {
     package func pngData() throws(CairoError) -> [UInt8] {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+        else {
             throw CairoError(cairo_surface_status(surface), "create an image")
         }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -103,7 +109,8 @@ package struct PNGImage: Hashable, Sendable {
         }
         cairo_surface_mark_dirty(surface)
         let sink = ByteSink()
-        let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+        let status = cairo_surface_write_to_png_stream(
+            surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
         if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, "write the PNG") }
         return sink.bytes
     }

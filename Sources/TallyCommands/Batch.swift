@@ -2,26 +2,26 @@ import ArgumentParser
 import Dispatch
 import TallyEncoding
 import TallyGeometry
-import TallyRender
 import TallyPOSIX
+import TallyRender
 
 /// `tally batch <counts…> --out-dir DIR`: many counts, one file each.
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw many counts, one file each.",
         discussion: """
-        Counts are numbers, ranges (0...100), comma lists (1,5,25), the word thresholds, \
-        @file (one count or range a line; blank lines and # comments are skipped) or - for the \
-        same from standard input. Files are written atomically, in parallel, with the same bytes \
-        as one at a time. The first bad count or failed write stops the batch; every file \
-        written by then is complete.
+            Counts are numbers, ranges (0...100), comma lists (1,5,25), the word thresholds, \
+            @file (one count or range a line; blank lines and # comments are skipped) or - for the \
+            same from standard input. Files are written atomically, in parallel, with the same bytes \
+            as one at a time. The first bad count or failed write stops the batch; every file \
+            written by then is complete.
 
-        Examples:
-          tally batch 0...100 --out-dir out                     101 SVGs
-          tally batch thresholds -f png --size 512 --out-dir docs
-          tally batch @milestones.txt -f pdf --name 'day-{count}.{ext}' --out-dir print
-          seq 1 30 | tally batch - --out-dir days
-        """
+            Examples:
+              tally batch 0...100 --out-dir out                     101 SVGs
+              tally batch thresholds -f png --size 512 --out-dir docs
+              tally batch @milestones.txt -f pdf --name 'day-{count}.{ext}' --out-dir print
+              seq 1 30 | tally batch - --out-dir days
+            """
     )
 
     /// What to draw.
@@ -29,7 +29,9 @@ struct Batch: ParsableCommand {
     var counts: [String]
 
     /// Where the files go.
-    @Option(name: .customLong("out-dir"), help: ArgumentHelp("The folder to write into; made when missing.", valueName: "dir"))
+    @Option(
+        name: .customLong("out-dir"),
+        help: ArgumentHelp("The folder to write into; made when missing.", valueName: "dir"))
     var outDir: String
 
     /// What kind of files.
@@ -37,20 +39,26 @@ struct Batch: ParsableCommand {
     var format: OutputFormat = .svg
 
     /// How files are named.
-    @Option(help: ArgumentHelp("The file name: {count} is the count, {ext} the format's extension.", valueName: "template"))
+    @Option(
+        help: ArgumentHelp("The file name: {count} is the count, {ext} the format's extension.", valueName: "template"))
     var name = "tally-{count}.{ext}"
 
     /// How many at once.
-    @Option(name: .customShort("j"), help: ArgumentHelp("How many files to draw at once (default: the number of cores).", valueName: "n"))
+    @Option(
+        name: .customShort("j"),
+        help: ArgumentHelp("How many files to draw at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
     @OptionGroup(title: "Drawing")
     var drawing: DrawingOptions
 
     func run() throws {
-        guard !outDir.isEmpty else { throw CommandFailure.usage("--out-dir '' is empty; give a folder, . for this one") }
+        guard !outDir.isEmpty else {
+            throw CommandFailure.usage("--out-dir '' is empty; give a folder, . for this one")
+        }
         // A count given twice is drawn once: one file, counted once in the summary.
-        let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile).removingDuplicates()
+        let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile)
+            .removingDuplicates()
         let template = try FileNameTemplate(name, distinctCounts: list.total > 1)
         let settings = try drawing.settings(format: format)
         if let note = drawing.note(format: format) { StandardError.send(note) }
@@ -97,7 +105,8 @@ struct Batch: ParsableCommand {
         if let failure = run.failure { throw failure }
         let elapsed = (ContinuousClock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        StandardError.send(Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir))
+        StandardError.send(
+            Self.summary(files: run.finishedCount, bytes: run.bytes, seconds: seconds, directory: outDir))
     }
 
     static func summary(files: UInt64, bytes: Int, seconds: Double, directory: String) -> String {
@@ -108,7 +117,8 @@ struct Batch: ParsableCommand {
         default: size = DecimalText.fixed(Double(bytes) / 1024 / 1024, digits: 1) + " MiB"
         }
         let noun = files == 1 ? "file" : "files"
-        return "tally: wrote \(Words.grouped(files)) \(noun), \(size), in \(DecimalText.fixed(seconds, digits: 2)) s to \(Values.printable(directory))\n"
+        return
+            "tally: wrote \(Words.grouped(files)) \(noun), \(size), in \(DecimalText.fixed(seconds, digits: 2)) s to \(Values.printable(directory))\n"
     }
 
     static func workerCount(_ jobs: Int?) throws(CommandFailure) -> Int {
@@ -120,7 +130,8 @@ struct Batch: ParsableCommand {
     static func makeDirectory(_ path: String) throws(CommandFailure) {
         switch fileKind(path) {
         case .directory: return
-        case .other: throw CommandFailure(.cannotCreate, "--out-dir '\(Values.printable(path))' is a file, not a folder")
+        case .other:
+            throw CommandFailure(.cannotCreate, "--out-dir '\(Values.printable(path))' is a file, not a folder")
         case nil: break
         }
         // Like `mkdir -p`: each missing folder on the way, left to right.
@@ -128,12 +139,15 @@ struct Batch: ParsableCommand {
         for component in path.split(separator: "/") {
             prefix += component
             if fileKind(prefix) == nil, mkdir(prefix, 0o777) != 0, errno != EEXIST {
-                throw CommandFailure(.cannotCreate, "cannot create the folder '\(Values.printable(path))': \(String(cString: strerror(errno)))")
+                throw CommandFailure(
+                    .cannotCreate,
+                    "cannot create the folder '\(Values.printable(path))': \(String(cString: strerror(errno)))")
             }
             prefix += "/"
         }
         guard fileKind(path) == .directory else {
-            throw CommandFailure(.cannotCreate, "cannot create the folder '\(Values.printable(path))': a part of it is a file")
+            throw CommandFailure(
+                .cannotCreate, "cannot create the folder '\(Values.printable(path))': a part of it is a file")
         }
     }
 
@@ -185,7 +199,10 @@ struct Batch: ParsableCommand {
 /// `--name`: `{count}` and `{ext}` in a plain file name.
 struct FileNameTemplate {
     private let parts: [Part]
-    private enum Part { case text(String), count, ext }
+    private enum Part {
+        case text(String)
+        case count, ext
+    }
 
     init(_ template: String, distinctCounts: Bool) throws(CommandFailure) {
         let shown = Values.printable(template)
@@ -196,11 +213,14 @@ struct FileNameTemplate {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
-            guard let close = rest[open...].firstIndex(of: "}") else { throw .usage("--name '\(shown)' has a '{' without '}'") }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw .usage("--name '\(shown)' has a '{' without '}'")
+            }
             switch rest[rest.index(after: open)..<close] {
             case "count": parts.append(.count)
             case "ext": parts.append(.ext)
-            case let other: throw .usage("--name '\(shown)' has an unknown placeholder {\(other)}; use {count} and {ext}")
+            case let other:
+                throw .usage("--name '\(shown)' has an unknown placeholder {\(other)}; use {count} and {ext}")
             }
             rest = rest[rest.index(after: close)...]
         }

@@ -17,7 +17,8 @@ struct CountList: Sendable {
 
     subscript(index: UInt64) -> TallyCount {
         // The last range starting at or before the index.
-        var low = 0, high = starts.count - 1
+        var low = 0
+        var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= index { low = middle } else { high = middle - 1 }
@@ -28,7 +29,9 @@ struct CountList: Sendable {
     private mutating func append(_ range: ClosedRange<UInt64>, source: String) throws(CommandFailure) {
         let size = range.upperBound - range.lowerBound + 1
         guard total <= Self.maximumTotal, size <= Self.maximumTotal - total else {
-            throw .usage("\(source) makes the batch more than \(Words.grouped(Self.maximumTotal)) files; split it into smaller batches")
+            throw .usage(
+                "\(source) makes the batch more than \(Words.grouped(Self.maximumTotal)) files; split it into smaller batches"
+            )
         }
         // A count or range right after the last one extends it: a list of a million consecutive
         // lines is one range.
@@ -52,15 +55,17 @@ struct CountList: Sendable {
         var unique = CountList()
         for range in ranges {
             for value in range where seen.insert(value).inserted {
-                try? unique.append(value...value, source: "")   // never more than this list held
+                try? unique.append(value...value, source: "")  // never more than this list held
             }
         }
         return unique
     }
 
     /// Reads every argument; fails on the first bad one, naming it, before anything is drawn.
-    static func parse(_ arguments: [String], readStandardInput: () throws(CommandFailure) -> [UInt8],
-                      readFile: (String) throws(CommandFailure) -> [UInt8]) throws(CommandFailure) -> CountList {
+    static func parse(
+        _ arguments: [String], readStandardInput: () throws(CommandFailure) -> [UInt8],
+        readFile: (String) throws(CommandFailure) -> [UInt8]
+    ) throws(CommandFailure) -> CountList {
         var list = CountList()
         var readStdin = false
         for argument in arguments {
@@ -77,7 +82,9 @@ struct CountList: Sendable {
                 }
             }
         }
-        guard list.total > 0 else { throw .usage("no counts given; give numbers, ranges like 0...100, thresholds, @file or -") }
+        guard list.total > 0 else {
+            throw .usage("no counts given; give numbers, ranges like 0...100, thresholds, @file or -")
+        }
         return list
     }
 
@@ -135,7 +142,9 @@ struct CountList: Sendable {
             let low = try Values.count(String(decoding: utf8[..<dots], as: UTF8.self), what: rangeWhat)
             let high = try Values.count(String(decoding: utf8[(dots + 3)...], as: UTF8.self), what: rangeWhat)
             guard low <= high else {
-                throw .usage("\(source == "count" ? "" : source + " ")range '\(Values.printable(token))' runs backwards; write the smaller count first")
+                throw .usage(
+                    "\(source == "count" ? "" : source + " ")range '\(Values.printable(token))' runs backwards; write the smaller count first"
+                )
             }
             try append(low.value...high.value, source: "range '\(Values.printable(token))'")
             return

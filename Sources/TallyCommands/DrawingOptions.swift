@@ -14,7 +14,9 @@ extension OutputFormat: ExpressibleByArgument {}
 /// The options that decide how a tally looks, shared by `render`, `batch` and `gallery`.
 struct DrawingOptions: ParsableArguments {
     /// The longer side of the image.
-    @Option(help: ArgumentHelp("The longer side of the image in pixels (default 256; a gallery's tiles, 160).", valueName: "px"))
+    @Option(
+        help: ArgumentHelp(
+            "The longer side of the image in pixels (default 256; a gallery's tiles, 160).", valueName: "px"))
     var size: Double?
 
     /// Or fix one side; the other follows the frame's aspect ratio.
@@ -29,15 +31,23 @@ struct DrawingOptions: ParsableArguments {
     var scale: Double = 1
 
     /// Empty margin around the tally.
-    @Option(help: ArgumentHelp("Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 2).", valueName: "px"))
+    @Option(
+        help: ArgumentHelp(
+            "Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 2).",
+            valueName: "px"))
     var padding: Double?
 
     /// The palette.
-    @Option(help: ArgumentHelp("light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG; light for PNG and PDF, which cannot switch, so auto draws light there (with a note on stderr).", valueName: "theme"))
+    @Option(
+        help: ArgumentHelp(
+            "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG; light for PNG and PDF, which cannot switch, so auto draws light there (with a note on stderr).",
+            valueName: "theme"))
     var theme: Theme?
 
     /// Geometric or hand-drawn.
-    @Option(help: ArgumentHelp("clean: geometric strokes; ink: hand-drawn wobble, the same for the same --seed.", valueName: "style"))
+    @Option(
+        help: ArgumentHelp(
+            "clean: geometric strokes; ink: hand-drawn wobble, the same for the same --seed.", valueName: "style"))
     var style: RenderSettings.Style = .clean
 
     /// The seed of the ink wobble.
@@ -49,14 +59,23 @@ struct DrawingOptions: ParsableArguments {
     var animate = false
 
     /// Draw in only the marks new since this count.
-    @Option(name: .customLong("animate-from"), help: ArgumentHelp("SVG: draw in only the marks that are new since this count; implies --animate.", valueName: "m"))
+    @Option(
+        name: .customLong("animate-from"),
+        help: ArgumentHelp(
+            "SVG: draw in only the marks that are new since this count; implies --animate.", valueName: "m"))
     var animateFrom: String?
 
     /// What is behind the marks.
-    @Option(help: ArgumentHelp("none (transparent), paper (the theme's paper colour) or a colour. Default: paper for PNG and PDF, none for SVG, so a default image reads on light and dark pages.", valueName: "color"))
+    @Option(
+        help: ArgumentHelp(
+            "none (transparent), paper (the theme's paper colour) or a colour. Default: paper for PNG and PDF, none for SVG, so a default image reads on light and dark pages.",
+            valueName: "color"))
     var background: String?
 
-    @Option(help: ArgumentHelp("The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name.", valueName: "color"))
+    @Option(
+        help: ArgumentHelp(
+            "The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name.",
+            valueName: "color"))
     var ink: String?
 
     @Option(help: ArgumentHelp("The colour of crosses and the ten-thousand diagonal (token c2).", valueName: "color"))
@@ -69,23 +88,39 @@ struct DrawingOptions: ParsableArguments {
     var accent: String?
 
     /// Which part of the frame the image shows.
-    @Option(help: ArgumentHelp("content (the default): the parts of the frame that hold the count, filling the image; frame: the whole frame, so counts in one frame share a size, as --frame implies.", valueName: "fit"))
+    @Option(
+        help: ArgumentHelp(
+            "content (the default): the parts of the frame that hold the count, filling the image; frame: the whole frame, so counts in one frame share a size, as --frame implies.",
+            valueName: "fit"))
     var fit: Fit?
 
     /// A frame shared by a sequence of counts.
-    @Option(help: ArgumentHelp("Draw in this frame, so a sequence of counts shares one size and scale: 25, 100, 1000, 10000, … or a name such as hundred-block, row or block.", valueName: "unit"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw in this frame, so a sequence of counts shares one size and scale: 25, 100, 1000, 10000, … or a name such as hundred-block, row or block.",
+            valueName: "unit"))
     var frame: String?
 
     /// Level of detail.
-    @Option(help: ArgumentHelp("auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given.", valueName: "mode"))
+    @Option(
+        help: ArgumentHelp(
+            "auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given.",
+            valueName: "mode"))
     var detail: Detail.Mode?
 
     /// The accessible title.
-    @Option(help: ArgumentHelp("The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title.", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title.", valueName: "text"
+        ))
     var label: String?
 
     /// The count in digits under the tally.
-    @Flag(inversion: .prefixedNo, help: "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one.")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one."
+    )
     var caption: Bool?
 
     func validate() throws {
@@ -101,14 +136,18 @@ struct DrawingOptions: ParsableArguments {
     func appearance(format: OutputFormat) throws(CommandFailure) -> Appearance {
         let defaults = Appearance.default(for: format)
         var overrides: [ColorToken: RGBA] = [:]
-        for (option, token, value) in [("--ink", ColorToken.c1, ink), ("--c2", .c2, c2), ("--c3", .c3, c3), ("--accent", .accent, accent)] {
+        for (option, token, value) in [
+            ("--ink", ColorToken.c1, ink), ("--c2", .c2, c2), ("--c3", .c3, c3), ("--accent", .accent, accent),
+        ] {
             guard let value else { continue }
             guard let color = RGBA(parsing: value) else { throw .usage(Self.colorError(option, value)) }
             overrides[token] = color
         }
         var backdrop = defaults.background
         if let background {
-            guard let parsed = Background(parsing: background) else { throw .usage(Self.colorError("--background", background, paper: true)) }
+            guard let parsed = Background(parsing: background) else {
+                throw .usage(Self.colorError("--background", background, paper: true))
+            }
             backdrop = parsed
         }
         return Appearance(theme: theme ?? defaults.theme, overrides: overrides, background: backdrop)
@@ -118,7 +157,8 @@ struct DrawingOptions: ParsableArguments {
     /// or nil.
     func note(format: OutputFormat) -> String? {
         guard theme == .auto, format == .png || format == .pdf else { return nil }
-        return "tally: note: --theme auto draws the light palette in \(format.rawValue.uppercased()); only SVG follows the viewer's colour scheme\n"
+        return
+            "tally: note: --theme auto draws the light palette in \(format.rawValue.uppercased()); only SVG follows the viewer's colour scheme\n"
     }
 
     static func colorError(_ option: String, _ value: String, paper: Bool = false) -> String {
@@ -129,9 +169,10 @@ struct DrawingOptions: ParsableArguments {
     func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
         let side: Viewport.Side? = width.map { .width($0) } ?? height.map { .height($0) } ?? size.map { .longer($0) }
         let from = try animateFrom.map { text throws(CommandFailure) in try Values.count(text, what: "--animate-from") }
-        return RenderSettings(format: format, side: side, scale: scale, padding: padding, appearance: try appearance(format: format),
-                              style: style, seed: seed, fit: fit, frame: try pinnedFrame(), detail: detail, label: label,
-                              caption: caption, animate: animate, animateFrom: from, documentDate: try Self.documentDate())
+        return RenderSettings(
+            format: format, side: side, scale: scale, padding: padding, appearance: try appearance(format: format),
+            style: style, seed: seed, fit: fit, frame: try pinnedFrame(), detail: detail, label: label,
+            caption: caption, animate: animate, animateFrom: from, documentDate: try Self.documentDate())
     }
 
     /// The frame after `--frame`, if any.
@@ -143,7 +184,8 @@ struct DrawingOptions: ParsableArguments {
     static func documentDate() throws(CommandFailure) -> Int64 {
         guard let text = environmentValue("SOURCE_DATE_EPOCH"), !text.isEmpty else { return 0 }
         guard let seconds = Int64(text), seconds >= 0, seconds <= 253_402_300_799 else {
-            throw .usage("SOURCE_DATE_EPOCH '\(Values.printable(text))' is not a number of seconds from 0 to 253402300799")
+            throw .usage(
+                "SOURCE_DATE_EPOCH '\(Values.printable(text))' is not a number of seconds from 0 to 253402300799")
         }
         return seconds
     }
@@ -159,11 +201,16 @@ struct DrawingOptions: ParsableArguments {
             return .usage("\(option) '\(Values.number(value))' must be \(allowed)")
         case .viewport(.sideTooSmall(let value)):
             if !sizeGiven {
-                return .usage("--scale '\(Values.number(scale))' gives a side under 1 px (\(Values.number(value)) px × \(Values.number(scale))); it must give at least 1 px")
+                return .usage(
+                    "--scale '\(Values.number(scale))' gives a side under 1 px (\(Values.number(value)) px × \(Values.number(scale))); it must give at least 1 px"
+                )
             }
-            return .usage("\(sideName) '\(Values.number(value))' gives a side under 1 px; it must give at least 1 px after --scale")
+            return .usage(
+                "\(sideName) '\(Values.number(value))' gives a side under 1 px; it must give at least 1 px after --scale"
+            )
         case .viewport(.paddingTooLarge(let value)):
-            return .usage("--padding '\(Values.number(value))' leaves no room for the tally; it must be less than half the size")
+            return .usage(
+                "--padding '\(Values.number(value))' leaves no room for the tally; it must be less than half the size")
         case .viewport(.sideTooLarge(let value)):
             return .usage("\(sideName) gives a side of \(Values.pixels(value)) px; \(limit)")
         case .viewport(.tooManyPixels(let value)):
@@ -173,9 +220,13 @@ struct DrawingOptions: ParsableArguments {
         case .countBeyondFrame(let count, let level):
             return Values.countBeyondFrame(count, level, frame ?? "")
         case .animateFromBeyondCount(let from, let count):
-            return .usage("--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count")
+            return .usage(
+                "--animate-from '\(from.value)' is larger than the count \(count.value); it must be from 0 to the count"
+            )
         case .formatUnavailable(let format):
-            return .usage("format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are")
+            return .usage(
+                "format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are"
+            )
         case .backend(let message):
             return CommandFailure(.io, message)
         }

@@ -10,38 +10,50 @@ struct GalleryCommand: ParsableCommand {
         commandName: "gallery",
         abstract: "Draw a labelled contact sheet of counts, for documentation.",
         discussion: """
-        The sheet is SVG, PNG, PDF or one self-contained HTML page (inline SVGs, no external \
-        references), after -f or the extension of -o. Without counts it shows the thresholds, \
-        where the drawing changes form. --size sets each tile's side (default 160 px).
+            The sheet is SVG, PNG, PDF or one self-contained HTML page (inline SVGs, no external \
+            references), after -f or the extension of -o. Without counts it shows the thresholds, \
+            where the drawing changes form. --size sets each tile's side (default 160 px).
 
-        Examples:
-          tally gallery -o thresholds.html
-          tally gallery 1...12 --size 96 -o first-dozen.png
-          tally gallery 25,100,1000,10000 --theme auto --style ink -o caps.svg
-        """
+            Examples:
+              tally gallery -o thresholds.html
+              tally gallery 1...12 --size 96 -o first-dozen.png
+              tally gallery 25,100,1000,10000 --theme auto --style ink -o caps.svg
+            """
     )
 
     /// What to show.
-    @Argument(help: ArgumentHelp("Counts as for batch: numbers, ranges a...b, comma lists, thresholds, @file or - (default: thresholds).", valueName: "counts"))
+    @Argument(
+        help: ArgumentHelp(
+            "Counts as for batch: numbers, ranges a...b, comma lists, thresholds, @file or - (default: thresholds).",
+            valueName: "counts"))
     var counts: [String] = []
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (.svg, .png, .pdf or .html), or - for standard output.", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The file to write (.svg, .png, .pdf or .html), or - for standard output.", valueName: "path"))
     var output: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or html; default: from the extension of -o, else svg.", valueName: "format"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("svg, png, pdf or html; default: from the extension of -o, else svg.", valueName: "format"))
     var format: Gallery.Format?
 
     @OptionGroup(title: "Drawing")
     var drawing: DrawingOptions
 
     func run() throws {
-        let list = try CountList.parse(counts.isEmpty ? ["thresholds"] : counts,
-                                       readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
+        let list = try CountList.parse(
+            counts.isEmpty ? ["thresholds"] : counts,
+            readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
         guard list.total <= UInt64(Gallery.maximumCounts) else {
-            throw CommandFailure.usage("a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(Words.grouped(list.total))")
+            throw CommandFailure.usage(
+                "a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(Words.grouped(list.total))")
         }
         let counts = (0..<list.total).map { list[$0] }
-        let format = try Values.format(explicit: format, output: output, fallback: Gallery.Format.svg, fromExtension: Gallery.Format.init(pathExtension:))
+        let format = try Values.format(
+            explicit: format, output: output, fallback: Gallery.Format.svg,
+            fromExtension: Gallery.Format.init(pathExtension:))
         let settings = try drawing.settings(format: .svg)
         if settings.animate || settings.animateFrom != nil {
             throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")
@@ -52,9 +64,12 @@ struct GalleryCommand: ParsableCommand {
         } catch {
             switch error {
             case .tooManyCounts(let number):
-                throw CommandFailure.usage("a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(number)")
+                throw CommandFailure.usage(
+                    "a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(number)")
             case .sheetTooLarge(let number, let tile, let width, let height):
-                throw CommandFailure.usage("a gallery of \(Words.grouped(UInt64(number))) counts in \(Values.number(tile)) px tiles is \(Values.pixels(width)) × \(Values.pixels(height)) px; \(Values.imageLimits), so give fewer counts or a smaller --size")
+                throw CommandFailure.usage(
+                    "a gallery of \(Words.grouped(UInt64(number))) counts in \(Values.number(tile)) px tiles is \(Values.pixels(width)) × \(Values.pixels(height)) px; \(Values.imageLimits), so give fewer counts or a smaller --size"
+                )
             case .render(let renderError):
                 throw drawing.failure(renderError)
             }

@@ -9,7 +9,8 @@ package enum Output {
             try writeAtomically(bytes, to: path)
         } else {
             if binary && standardOutputIsTerminal {
-                throw .usage("will not write \(formatName.uppercased()) to a terminal; use -o FILE or redirect the output")
+                throw .usage(
+                    "will not write \(formatName.uppercased()) to a terminal; use -o FILE or redirect the output")
             }
             try writeToStandardOutput(bytes)
         }
@@ -152,7 +153,9 @@ final class TemporaryFiles: @unchecked Sendable {
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipe, &byte, 1)
             }
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(signalNumber, SIG_IGN)
+            }
         }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         detachThread { TemporaryFiles.shared.watch(reader) }
@@ -182,7 +185,7 @@ final class TemporaryFiles: @unchecked Sendable {
             if errno != EINTR { return }
         }
         let signalNumber = Int32(byte)
-        lock.lock()   // never released: the process ends here
+        lock.lock()  // never released: the process ends here
         for path in paths { unlink(path) }
         signal(signalNumber, SIG_DFL)
         var only = sigset_t()

@@ -21,7 +21,11 @@ struct PlainRender {
     /// The plain render these arguments ask for, or nil when they are anything more.
     init?(_ arguments: [String]) {
         guard arguments.first == "render" else { return nil }
-        var count: String?, output: String?, format: OutputFormat?, size: Double?, detail: Detail.Mode?
+        var count: String?
+        var output: String?
+        var format: OutputFormat?
+        var size: Double?
+        var detail: Detail.Mode?
         var index = 1
         func value() -> String? {
             guard index + 1 < arguments.count else { return nil }
@@ -63,11 +67,13 @@ struct PlainRender {
         let format: OutputFormat
         do {
             let count = try Values.count(count)
-            format = try Values.format(explicit: self.format, output: output, fallback: OutputFormat.svg,
-                                       fromExtension: OutputFormat.init(pathExtension:))
-            let settings = RenderSettings(format: format, side: size.map { .longer($0) },
-                                          detail: detail,
-                                          documentDate: try DrawingOptions.documentDate())
+            format = try Values.format(
+                explicit: self.format, output: output, fallback: OutputFormat.svg,
+                fromExtension: OutputFormat.init(pathExtension:))
+            let settings = RenderSettings(
+                format: format, side: size.map { .longer($0) },
+                detail: detail,
+                documentDate: try DrawingOptions.documentDate())
             bytes = try Renderer.render(count, settings)
         } catch {
             return false

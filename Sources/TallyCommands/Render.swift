@@ -6,18 +6,18 @@ import TallyRender
 struct Render: ParsableCommand {
     static let configuration = {
         var configuration = CommandConfiguration(
-        abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
-        discussion: """
-        The format follows -f, else the extension of -o, else SVG. Without -o, or with -o -, \
-        the result goes to standard output; files are written atomically.
+            abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
+            discussion: """
+                The format follows -f, else the extension of -o, else SVG. Without -o, or with -o -, \
+                the result goes to standard output; files are written atomically.
 
-        Examples:
-          tally render 137 -o 137.svg                      a 256 px SVG
-          tally render 1234 --size 512 --theme auto -o t.svg
-          tally render 42 --style ink --seed 7 -o 42.svg   hand-drawn
-          tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
-          tally render 137 -f json                         the scene, as JSON
-        """
+                Examples:
+                  tally render 137 -o 137.svg                      a 256 px SVG
+                  tally render 1234 --size 512 --theme auto -o t.svg
+                  tally render 42 --style ink --seed 7 -o 42.svg   hand-drawn
+                  tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
+                  tally render 137 -f json                         the scene, as JSON
+                """
         )
         // When `TallyCommand.fastRender` parses `render` as a root of its own, the parser would also
         // try two more commands to look for --generate-completion-script (a third of a short
@@ -32,11 +32,15 @@ struct Render: ParsableCommand {
     var count: String
 
     /// Where the bytes go.
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write, or - for standard output (the default).", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The file to write, or - for standard output (the default).", valueName: "path"))
     var output: String?
 
     /// What kind of bytes.
-    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or json; default: from the extension of -o, else svg.", valueName: "format"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("svg, png, pdf or json; default: from the extension of -o, else svg.", valueName: "format"))
     var format: OutputFormat?
 
     @OptionGroup(title: "Drawing")
@@ -44,7 +48,9 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let count = try Values.count(count)
-        let format = try Values.format(explicit: format, output: output, fallback: OutputFormat.svg, fromExtension: OutputFormat.init(pathExtension:))
+        let format = try Values.format(
+            explicit: format, output: output, fallback: OutputFormat.svg,
+            fromExtension: OutputFormat.init(pathExtension:))
         let bytes: [UInt8]
         do {
             let settings = try drawing.settings(format: format)

@@ -44,8 +44,10 @@ package struct RenderOptions: Sendable {
     let drawing: DrawingOptions
 
     /// The query parameters a render URL takes, each the render option of the same name.
-    package static let valueParameters = ["size", "width", "height", "scale", "padding", "theme", "style", "seed", "fit",
-                                          "frame", "detail", "background", "ink", "c2", "c3", "accent", "animate-from", "label"]
+    package static let valueParameters = [
+        "size", "width", "height", "scale", "padding", "theme", "style", "seed", "fit",
+        "frame", "detail", "background", "ink", "c2", "c3", "accent", "animate-from", "label",
+    ]
     /// Parameters that switch something on: `animate`, `animate=true` or `animate=1`.
     package static let flagParameters = ["animate", "caption"]
     /// Flags whose default depends on the count, so `false` says something (`--no-caption`).
@@ -66,14 +68,20 @@ package struct RenderOptions: Sendable {
         var arguments = ["render"]
         var seen: [String] = []
         for (name, value) in parameters {
-            if seen.contains(name) { throw .usage("query parameter '\(Values.printable(name))' is given twice; give it once") }
+            if seen.contains(name) {
+                throw .usage("query parameter '\(Values.printable(name))' is given twice; give it once")
+            }
             seen.append(name)
             if Self.flagParameters.contains(name) {
                 switch value.lowercased() {
                 case "", "true", "1", "yes", "on": arguments.append("--" + name)
                 // A flag with an inversion says so (`caption=false` is `--no-caption`); others are off by default.
-                case "false", "0", "no", "off": if Self.invertibleFlags.contains(name) { arguments.append("--no-" + name) }
-                default: throw .usage("query parameter '\(name)' '\(Values.printable(value))' is not allowed; use true or false, or no value")
+                case "false", "0", "no", "off":
+                    if Self.invertibleFlags.contains(name) { arguments.append("--no-" + name) }
+                default:
+                    throw .usage(
+                        "query parameter '\(name)' '\(Values.printable(value))' is not allowed; use true or false, or no value"
+                    )
                 }
             } else if Self.valueParameters.contains(name) {
                 arguments += TallyCommand.isDashNumber(value) ? ["--" + name, value] : ["--\(name)=\(value)"]
@@ -100,7 +108,8 @@ package struct RenderOptions: Sendable {
     static func unknownParameter(_ name: String) -> String {
         let names = valueParameters + flagParameters
         let guess = TallyCommand.suggestion(for: name, among: names)
-        return "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are the render options: \(names.joined(separator: ", "))"
+        return
+            "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are the render options: \(names.joined(separator: ", "))"
     }
 
     /// One line that names every setting, in a fixed order, with values as parsed.

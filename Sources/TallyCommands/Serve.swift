@@ -9,11 +9,15 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
     package var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            "The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
     package var port = 8080
 
     /// The server's cap on image sides, below the command line's (`Viewport.maximumSide`).
-    @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
     package var maxSize = 4096
 
     /// Threads that draw PNG and PDF.
@@ -21,19 +25,32 @@ package struct ServeOptions: ParsableArguments, Sendable {
     package var jobs: Int?
 
     /// Raster work that may wait, beyond which the server says 503.
-    @Option(help: ArgumentHelp("PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.",
+            valueName: "n"))
     package var queue = 256
 
     /// Memory for images already drawn.
-    @Option(name: .customLong("cache-size"), help: ArgumentHelp("MiB of images already drawn to keep and send again instead of redrawing; 0 turns the cache off.", valueName: "MiB"))
+    @Option(
+        name: .customLong("cache-size"),
+        help: ArgumentHelp(
+            "MiB of images already drawn to keep and send again instead of redrawing; 0 turns the cache off.",
+            valueName: "MiB"))
     package var cacheSize = 32
 
     /// How long a request may take.
-    @Option(help: ArgumentHelp("Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.", valueName: "s"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.",
+            valueName: "s"))
     package var timeout = 30.0
 
     /// How much the server logs.
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info (one line per request), notice, warning, error or critical.", valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "trace, debug, info (one line per request), notice, warning, error or critical.", valueName: "level"))
     package var logLevel = "info"
 
     /// The levels of swift-log, least severe first.
@@ -42,15 +59,18 @@ package struct ServeOptions: ParsableArguments, Sendable {
     package init() {}
 
     package func validate() throws {
-        guard !host.isEmpty, host.utf8.count <= 255, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" }) else {
-            throw ValidationError("--host '\(Values.printable(host))' is not an address; use an IP address or a host name")
+        guard !host.isEmpty, host.utf8.count <= 255, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" })
+        else {
+            throw ValidationError(
+                "--host '\(Values.printable(host))' is not an address; use an IP address or a host name")
         }
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port '\(port)' is not a port; use 0 to 65535")
         }
         let limit = Int(Viewport.maximumSide)
         guard maxSize >= 1, maxSize <= limit else {
-            throw ValidationError("--max-size '\(maxSize)' is out of range; use 1 to \(limit) (the command line's own limit)")
+            throw ValidationError(
+                "--max-size '\(maxSize)' is out of range; use 1 to \(limit) (the command line's own limit)")
         }
         if let jobs, !(1...256).contains(jobs) {
             throw ValidationError("--jobs '\(jobs)' is out of range; use 1 to 256")
@@ -62,10 +82,13 @@ package struct ServeOptions: ParsableArguments, Sendable {
             throw ValidationError("--cache-size '\(cacheSize)' is out of range; use 0 to 4096 MiB")
         }
         guard Self.logLevels.contains(logLevel) else {
-            throw ValidationError("--log-level '\(Values.printable(logLevel))' is not allowed; use \(Self.logLevels.dropLast().joined(separator: ", ")) or critical")
+            throw ValidationError(
+                "--log-level '\(Values.printable(logLevel))' is not allowed; use \(Self.logLevels.dropLast().joined(separator: ", ")) or critical"
+            )
         }
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout '\(Values.number(timeout))' is out of range; use more than 0 and at most 3600 seconds")
+            throw ValidationError(
+                "--timeout '\(Values.number(timeout))' is out of range; use more than 0 and at most 3600 seconds")
         }
     }
 
@@ -74,8 +97,11 @@ package struct ServeOptions: ParsableArguments, Sendable {
 
     /// The options as arguments, each given explicitly, for `tally-server`.
     var arguments: [String] {
-        var arguments = ["--host=\(host)", "--port=\(port)", "--max-size=\(maxSize)", "--queue=\(queue)", "--cache-size=\(cacheSize)",
-                         "--timeout=\(Values.number(timeout))", "--log-level=\(logLevel)"]
+        var arguments = [
+            "--host=\(host)", "--port=\(port)", "--max-size=\(maxSize)", "--queue=\(queue)",
+            "--cache-size=\(cacheSize)",
+            "--timeout=\(Values.number(timeout))", "--log-level=\(logLevel)",
+        ]
         if let jobs { arguments.append("--jobs=\(jobs)") }
         return arguments
     }
@@ -86,19 +112,19 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve tally images over HTTP: GET /1234.svg?theme=auto.",
         discussion: """
-        Every URL names its image: /{count}.svg, .png, .pdf or .json, with the render options as \
-        query parameters (size=512&theme=auto&caption). Responses are immutable and carry an \
-        ETag; bad values get 400 with the message `tally render` would print. GET / explains the \
-        URLs; /describe/{count}, /healthz and /metrics (Prometheus) are there too. SIGINT or \
-        SIGTERM stops it after the requests in flight.
+            Every URL names its image: /{count}.svg, .png, .pdf or .json, with the render options as \
+            query parameters (size=512&theme=auto&caption). Responses are immutable and carry an \
+            ETag; bad values get 400 with the message `tally render` would print. GET / explains the \
+            URLs; /describe/{count}, /healthz and /metrics (Prometheus) are there too. SIGINT or \
+            SIGTERM stops it after the requests in flight.
 
-        The server is the tally-server program, installed beside tally.
+            The server is the tally-server program, installed beside tally.
 
-        Examples:
-          tally serve                                 http://127.0.0.1:8080/
-          tally serve --host 0.0.0.0 --port 80 --max-size 1024
-          curl -s 'localhost:8080/1234.svg?theme=auto'
-        """
+            Examples:
+              tally serve                                 http://127.0.0.1:8080/
+              tally serve --host 0.0.0.0 --port 80 --max-size 1024
+              curl -s 'localhost:8080/1234.svg?theme=auto'
+            """
     )
 
     @OptionGroup var options: ServeOptions
@@ -114,7 +140,10 @@ struct Serve: ParsableCommand {
         }
         let server = joinedPath(directory, "tally-server")
         guard access(server, X_OK) == 0 else {
-            throw CommandFailure(.io, "tally serve needs the tally-server program beside tally ('\(Values.printable(server))'); build or install it with tally (swift build, make install), with the Server trait")
+            throw CommandFailure(
+                .io,
+                "tally serve needs the tally-server program beside tally ('\(Values.printable(server))'); build or install it with tally (swift build, make install), with the Server trait"
+            )
         }
         let argv = (["tally-server"] + arguments).map { strdup($0) } + [nil]
         execv(server, argv)

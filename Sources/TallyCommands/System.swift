@@ -52,18 +52,22 @@ func detachThread(_ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     #if canImport(Glibc)
     var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { context in
-        guard let context else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
-        return nil
-    }, context)
+    let started = pthread_create(
+        &thread, nil,
+        { context in
+            guard let context else { return nil }
+            Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, context)
     if started == 0 { pthread_detach(thread) } else { Unmanaged<ThreadBody>.fromOpaque(context).release() }
     #else
     var thread: pthread_t?
-    let started = pthread_create(&thread, nil, { context in
-        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
-        return nil
-    }, context)
+    let started = pthread_create(
+        &thread, nil,
+        { context in
+            Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, context)
     if started == 0, let thread { pthread_detach(thread) } else { Unmanaged<ThreadBody>.fromOpaque(context).release() }
     #endif
 }
@@ -99,7 +103,7 @@ func fixMallocMapThreshold() {
     #if canImport(Glibc)
     typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-    let mmapThreshold: Int32 = -3   // M_MMAP_THRESHOLD
+    let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
     _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 1 << 20)
     #endif
 }

@@ -9,19 +9,19 @@ public struct TallyCommand: ParsableCommand {
         commandName: "tally",
         abstract: "Draw counts as Fractal Completion Tallies.",
         discussion: """
-        Tally marks that stay readable at any count: five strokes make a gate, five gates a \
-        twenty-five-unit, four of those a hundred-block, ten a thousand-row, ten rows a \
-        ten-thousand-block, and so on up to 9,223,372,036,854,775,807.
+            Tally marks that stay readable at any count: five strokes make a gate, five gates a \
+            twenty-five-unit, four of those a hundred-block, ten a thousand-row, ten rows a \
+            ten-thousand-block, and so on up to 9,223,372,036,854,775,807.
 
-        Examples:
-          tally render 137 -o 137.svg               a 256 px SVG of 137
-          tally render 9999 --size 512 -o t.png     PNG (and PDF) through Cairo
-          tally batch 0...100 --out-dir out         one file per count
-          tally gallery -o thresholds.html          a contact sheet for docs
-          tally describe 1234                       the structure in words
-          tally serve --port 8080                   the same images over HTTP
-          tally --generate-completion-script bash   shell completion (bash, zsh, fish)
-        """,
+            Examples:
+              tally render 137 -o 137.svg               a 256 px SVG of 137
+              tally render 9999 --size 512 -o t.png     PNG (and PDF) through Cairo
+              tally batch 0...100 --out-dir out         one file per count
+              tally gallery -o thresholds.html          a contact sheet for docs
+              tally describe 1234                       the structure in words
+              tally serve --port 8080                   the same images over HTTP
+              tally --generate-completion-script bash   shell completion (bash, zsh, fish)
+            """,
         version: version,
         subcommands: [Render.self, Batch.self, GalleryCommand.self, Describe.self, Serve.self]
     )
@@ -35,7 +35,7 @@ public struct TallyCommand: ParsableCommand {
         // SIGPIPE's default, restored in case a parent ignored it (which exec would keep).
         signal(SIGPIPE, SIG_DFL)
         TemporaryFiles.shared.prepare()
-        _ = Output.newFileMode   // the umask, read once before any worker starts
+        _ = Output.newFileMode  // the umask, read once before any worker starts
         do {
             let arguments = joiningTextValues(arguments)
             try rejectUnknownCommand(arguments)
@@ -73,8 +73,12 @@ public struct TallyCommand: ParsableCommand {
         guard arguments.first == "render" else { return nil }
         let rest = arguments.dropFirst()
         // Help and the parser's own flags name the command path: leave them to the full tree.
-        guard !rest.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--version")
-                                       || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental") }) else { return nil }
+        guard
+            !rest.contains(where: {
+                $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--version")
+                    || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental")
+            })
+        else { return nil }
         return try? Render.parse(Array(rest))
     }
 
@@ -82,7 +86,8 @@ public struct TallyCommand: ParsableCommand {
     /// escaped and bounded.
     package static func parserMessage(_ text: String) -> String {
         let message = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
-        return Values.printable(restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300)
+        return Values.printable(
+            restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300)
     }
 
     /// `tally: error: …` on stderr, one line.
@@ -98,19 +103,24 @@ public struct TallyCommand: ParsableCommand {
     static func rejectUnknownCommand(_ arguments: [String]) throws(CommandFailure) {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
         let guess = suggestion(for: first, among: Array(commandNames.dropLast()), orPrefix: true)
-        throw .usage("unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery, describe and serve")
+        throw .usage(
+            "unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery, describe and serve"
+        )
     }
 
     /// "did you mean 'size'? " for the closest name within two edits (or, with `orPrefix`, one
     /// the word begins), else "".
     static func suggestion(for word: String, among names: [String], orPrefix: Bool = false) -> String {
         let closest = names.min { editDistance(word, $0) < editDistance(word, $1) }
-        return closest.flatMap { editDistance(word, $0) <= 2 || (orPrefix && $0.hasPrefix(word)) ? "did you mean '\($0)'? " : nil } ?? ""
+        return closest.flatMap {
+            editDistance(word, $0) <= 2 || (orPrefix && $0.hasPrefix(word)) ? "did you mean '\($0)'? " : nil
+        } ?? ""
     }
 
     /// Levenshtein distance, small words only.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.prefix(64)), b = Array(b)
+        let a = Array(a.prefix(64))
+        let b = Array(b)
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var row = Array(0...b.count)
         for i in 1...a.count {
@@ -167,7 +177,10 @@ public struct TallyCommand: ParsableCommand {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--" { joined += arguments[index...]; break }
+            if argument == "--" {
+                joined += arguments[index...]
+                break
+            }
             if textOptions.contains(argument), index + 1 < arguments.count, isDashNumber(arguments[index + 1]) {
                 joined.append(argument + "=" + arguments[index + 1])
                 index += 2

@@ -7,7 +7,8 @@ package enum Values {
     static let countRange = "a whole number from 0 to \(TallyCount.maximum)"
 
     /// The image limits of SPEC §6 in words, from `Viewport`'s own limits.
-    static let imageLimits = "images are at most \(Words.grouped(UInt64(Viewport.maximumSide))) px a side and \(Int(Viewport.maximumPixels / 1_000_000)) megapixels"
+    static let imageLimits =
+        "images are at most \(Words.grouped(UInt64(Viewport.maximumSide))) px a side and \(Int(Viewport.maximumPixels / 1_000_000)) megapixels"
 
     static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {
         switch TallyCount.parse(text) {
@@ -37,28 +38,38 @@ package enum Values {
     /// A frame as `--frame` names it (SPEC §2): a capacity or a unit's name.
     static func frame(_ text: String) throws(CommandFailure) -> UnitLevel {
         guard let level = UnitLevel(frameName: text) else {
-            throw .usage("--frame '\(printable(text))' is not a frame; use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block")
+            throw .usage(
+                "--frame '\(printable(text))' is not a frame; use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block"
+            )
         }
         return level
     }
 
     /// The message for a count larger than the pinned frame.
     static func countBeyondFrame(_ count: TallyCount, _ level: UnitLevel, _ text: String) -> CommandFailure {
-        .usage("count \(count) does not fit in --frame '\(printable(text))', a \(level.name) of \(Words.grouped(level.capacity)); pin a frame of at least the count, or none")
+        .usage(
+            "count \(count) does not fit in --frame '\(printable(text))', a \(level.name) of \(Words.grouped(level.capacity)); pin a frame of at least the count, or none"
+        )
     }
 
     /// The format after -f, else the extension of -o, else `fallback` (standard output).
-    static func format<Format: RawRepresentable & CaseIterable>(explicit: Format?, output: String?, fallback: Format,
-                                                                fromExtension: (String) -> Format?) throws(CommandFailure) -> Format
+    static func format<Format: RawRepresentable & CaseIterable>(
+        explicit: Format?, output: String?, fallback: Format,
+        fromExtension: (String) -> Format?
+    ) throws(CommandFailure) -> Format
     where Format.RawValue == String {
         if let explicit { return explicit }
         guard let output, output != "-" else { return fallback }
         // A path with no extension, or a device (`-o /dev/null`, `-o /dev/stdout`), gets the
         // default; an extension that names no format is a mistake worth a message.
-        if lowercasedExtension(of: output) == nil || output.hasPrefix("/dev/") { return fromExtension(output) ?? fallback }
+        if lowercasedExtension(of: output) == nil || output.hasPrefix("/dev/") {
+            return fromExtension(output) ?? fallback
+        }
         guard let format = fromExtension(output) else {
             let names = Format.allCases.map(\.rawValue)
-            throw .usage("cannot tell the format of '\(printable(output))'; use -f \(names.dropLast().joined(separator: ", ")) or \(names.last!), or a path ending in one of them")
+            throw .usage(
+                "cannot tell the format of '\(printable(output))'; use -f \(names.dropLast().joined(separator: ", ")) or \(names.last!), or a path ending in one of them"
+            )
         }
         return format
     }
@@ -72,7 +83,9 @@ package enum Values {
         for scalar in text.unicodeScalars {
             if characters >= limit { return out + "…" }
             let category = scalar.properties.generalCategory
-            if category == .control || category == .format && scalar.value < 0x2000 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+            if category == .control || category == .format && scalar.value < 0x2000 || scalar.value == 0x2028
+                || scalar.value == 0x2029
+            {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)

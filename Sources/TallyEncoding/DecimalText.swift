@@ -91,7 +91,10 @@ package struct TextBuffer: ~Copyable {
     /// time, with no intermediate buffer or copy.
     package mutating func append(_ value: Double, digits: Int = 3, leadingZero: Bool = true) {
         precondition((0...6).contains(digits))
-        guard value.isFinite else { append(byte: UInt8(ascii: "0")); return }
+        guard value.isFinite else {
+            append(byte: UInt8(ascii: "0"))
+            return
+        }
         let scale = Self.powerOfTen(digits)
         let magnitude = abs(value) * Double(scale)
         // Past 2⁵³ a Double holds no fraction anyway; keep the integer part only.
@@ -104,7 +107,10 @@ package struct TextBuffer: ~Copyable {
         // Half away from zero, by truncation (a conversion instruction, where `rounded` is a
         // call into libm): the same for every value this writer sees, and the same on every machine.
         let units = UInt64(magnitude + 0.5)
-        if units == 0 { append(byte: UInt8(ascii: "0")); return }
+        if units == 0 {
+            append(byte: UInt8(ascii: "0"))
+            return
+        }
         let negative = value < 0
         let whole = units / scale
         var fraction = units - whole * scale
@@ -153,19 +159,19 @@ package struct TextBuffer: ~Copyable {
         case 3: 1000
         case 4: 10000
         case 5: 100000
-        case 6: 1000000
-        case 7: 10000000
-        case 8: 100000000
-        case 9: 1000000000
-        case 10: 10000000000
-        case 11: 100000000000
-        case 12: 1000000000000
-        case 13: 10000000000000
-        case 14: 100000000000000
-        case 15: 1000000000000000
-        case 16: 10000000000000000
-        case 17: 100000000000000000
-        case 18: 1000000000000000000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
         default: 10_000_000_000_000_000_000
         }
     }
@@ -173,7 +179,7 @@ package struct TextBuffer: ~Copyable {
     /// How many decimal digits `value` has (1 for 0): from its bit length, then one comparison.
     @inline(__always)
     private static func digitCount(_ value: UInt64) -> Int {
-        let guess = ((64 - value.leadingZeroBitCount) * 1233) >> 12   // ⌊log10(2^bits)⌋
+        let guess = ((64 - value.leadingZeroBitCount) * 1233) >> 12  // ⌊log10(2^bits)⌋
         return max(1, guess + (guess < 20 && value >= powerOfTen(guess) ? 1 : 0))
     }
 
@@ -204,6 +210,5 @@ package struct TextBuffer: ~Copyable {
             index[0] = UInt8(ascii: "0") + UInt8(rest)
         }
     }
-
 
 }

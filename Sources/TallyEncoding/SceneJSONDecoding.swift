@@ -1,9 +1,10 @@
+import TallyGeometry
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyGeometry
 
 extension SceneJSON {
     /// Why some JSON is not a tally scene, in words that name the field.
@@ -52,34 +53,53 @@ extension SceneJSON {
             throw DecodingError("count \(file.count) is over 9,223,372,036,854,775,807")
         }
         guard let level = UnitLevel.all.first(where: { $0.capacity == file.frame.unit }), level.capacity >= count.value,
-              level >= UnitLevel.frame(for: count) else {
+            level >= UnitLevel.frame(for: count)
+        else {
             throw DecodingError("frame unit \(file.frame.unit) is not a unit that holds the count \(count.value)")
         }
         let frame = Frame(level: level)
         func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= max(abs(b), 1) * 1e-6 }
         guard close(file.frame.width, frame.width), close(file.frame.height, frame.height) else {
-            throw DecodingError("frame \(file.frame.width) × \(file.frame.height) is not the cell of the \(level.name), \(frame.width) × \(frame.height)")
+            throw DecodingError(
+                "frame \(file.frame.width) × \(file.frame.height) is not the cell of the \(level.name), \(frame.width) × \(frame.height)"
+            )
         }
         var marks: [Mark] = []
         marks.reserveCapacity(file.marks.count)
         for (index, fields) in file.marks.enumerated() {
-            guard let kind = MarkKind(rawValue: fields.kind) else { throw DecodingError("mark \(index): unknown kind '\(fields.kind)'") }
-            guard let color = ColorToken(rawValue: fields.color) else { throw DecodingError("mark \(index): unknown colour '\(fields.color)'") }
+            guard let kind = MarkKind(rawValue: fields.kind) else {
+                throw DecodingError("mark \(index): unknown kind '\(fields.kind)'")
+            }
+            guard let color = ColorToken(rawValue: fields.color) else {
+                throw DecodingError("mark \(index): unknown colour '\(fields.color)'")
+            }
             let opacity = fields.opacity ?? 1
             guard fields.width >= 0, fields.width.isFinite, (0...1).contains(opacity) else {
-                throw DecodingError("mark \(index): a width of \(fields.width) or an opacity of \(opacity) is out of range")
+                throw DecodingError(
+                    "mark \(index): a width of \(fields.width) or an opacity of \(opacity) is out of range")
             }
             var segments: [Segment] = []
             segments.reserveCapacity(fields.segments.count)
             for numbers in fields.segments {
-                guard numbers.allSatisfy(\.isFinite) else { throw DecodingError("mark \(index): a coordinate is not a number") }
+                guard numbers.allSatisfy(\.isFinite) else {
+                    throw DecodingError("mark \(index): a coordinate is not a number")
+                }
                 switch numbers.count {
                 case 4: segments.append(Segment(numbers[0], numbers[1], numbers[2], numbers[3]))
-                case 6: segments.append(Segment(Point(numbers[0], numbers[1]), Point(numbers[4], numbers[5]), control: Point(numbers[2], numbers[3])))
-                default: throw DecodingError("mark \(index): a segment has \(numbers.count) numbers; it needs 4, or 6 with a control point")
+                case 6:
+                    segments.append(
+                        Segment(
+                            Point(numbers[0], numbers[1]), Point(numbers[4], numbers[5]),
+                            control: Point(numbers[2], numbers[3])))
+                default:
+                    throw DecodingError(
+                        "mark \(index): a segment has \(numbers.count) numbers; it needs 4, or 6 with a control point")
                 }
             }
-            marks.append(Mark(kind: kind, unit: fields.unit, color: color, width: fields.width, segments: segments, opacity: opacity))
+            marks.append(
+                Mark(
+                    kind: kind, unit: fields.unit, color: color, width: fields.width, segments: segments,
+                    opacity: opacity))
         }
         return Scene(count: count, frame: frame, detail: .full, marks: marks)
     }

@@ -34,7 +34,8 @@ extension Frame {
         let (quotient, remainder) = count.value.quotientAndRemainder(dividingBy: child.capacity)
         let used = max(1, min(Int(quotient) + (remainder > 0 ? 1 : 0), level.childCount))
         let size = placement.cellSize(child)
-        var maxX = 0.0, maxY = 0.0
+        var maxX = 0.0
+        var maxY = 0.0
         for index in 0..<used {
             let offset = placement.childOffset(level, index)
             maxX = max(maxX, offset.x + size.x)

@@ -50,19 +50,22 @@ public enum InkStyle {
         return Scene(count: scene.count, frame: scene.frame, detail: scene.detail, marks: marks)
     }
 
-    private static func wobble(_ segment: Segment, pen: Double, slant: Double, with generator: inout SplitMix64) -> Segment {
-        let dx = segment.end.x - segment.start.x, dy = segment.end.y - segment.start.y
+    private static func wobble(_ segment: Segment, pen: Double, slant: Double, with generator: inout SplitMix64)
+        -> Segment
+    {
+        let dx = segment.end.x - segment.start.x
+        let dy = segment.end.y - segment.start.y
         let length = (dx * dx + dy * dy).squareRoot()
         guard length > 0 else { return segment }
-        let (ux, uy) = (dx / length, dy / length)      // along
-        let (nx, ny) = (-uy, ux)                         // across
+        let (ux, uy) = (dx / length, dy / length)  // along
+        let (nx, ny) = (-uy, ux)  // across
         // The slant turns the segment about its middle: its ends move across it, oppositely.
         // (Turning clockwise on screen, y down: the end moves towards +across.)
         let turn = min(length / 2 * slant, slantPens * pen)
         let reach = endWobble * pen
         func moved(_ point: Point, inward: Double) -> Point {
             let across = reach * generator.nextSigned() + turn * inward * -1
-            let along = reach * abs(generator.nextSigned()) * inward   // ends only ever pull in
+            let along = reach * abs(generator.nextSigned()) * inward  // ends only ever pull in
             return Point(point.x + nx * across + ux * along, point.y + ny * across + uy * along)
         }
         let start = moved(segment.start, inward: 1)

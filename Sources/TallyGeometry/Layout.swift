@@ -15,8 +15,10 @@ enum Layout {
         for pair in 1..<10 {
             let size = sizes[pair]
             let scale = size.x / hundredSide
-            sizes.append(Point(10 * size.x + 9 * Proportions.squareGap * scale,
-                               10 * size.y + 9 * Proportions.rowGap * scale))
+            sizes.append(
+                Point(
+                    10 * size.x + 9 * Proportions.squareGap * scale,
+                    10 * size.y + 9 * Proportions.rowGap * scale))
         }
         return sizes
     }()
@@ -87,7 +89,11 @@ struct Placement {
 
     /// The placement for a level of detail: snapped at its output scale, or as designed for `.full`.
     init(_ detail: Detail) {
-        if case .automatic(let pixelsPerUnit) = detail { self.init(pixelsPerUnit: pixelsPerUnit) } else { self.init(pixelsPerUnit: nil) }
+        if case .automatic(let pixelsPerUnit) = detail {
+            self.init(pixelsPerUnit: pixelsPerUnit)
+        } else {
+            self.init(pixelsPerUnit: nil)
+        }
     }
 
     /// - Parameter pixelsPerUnit: the output scale; nil for the layout as designed.

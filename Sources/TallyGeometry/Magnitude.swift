@@ -46,8 +46,10 @@ package struct CaptionLayout: Hashable, Sendable {
     ///     sequence drawn in one frame, the widest counts of that frame, so every image of the
     ///     sequence has the same size and the same digits.
     ///   - viewport: the viewport with a footer of so many output pixels.
-    package static func fit(_ count: TallyCount, sizing: [UInt64], side: Double,
-                            viewport: (Double) throws(Viewport.Problem) -> Viewport) throws(Viewport.Problem) -> (CaptionLayout?, Viewport) {
+    package static func fit(
+        _ count: TallyCount, sizing: [UInt64], side: Double,
+        viewport: (Double) throws(Viewport.Problem) -> Viewport
+    ) throws(Viewport.Problem) -> (CaptionLayout?, Viewport) {
         let preferred = max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side)
         let forms: [(UInt64) -> String] = [Words.grouped, Words.short]
         // A caption never takes more than half the image.
@@ -77,7 +79,8 @@ package struct CaptionLayout: Hashable, Sendable {
     package func caption(in viewport: Viewport) -> Caption {
         let scale = viewport.pixelsPerUnit
         let top = viewport.height - viewport.footer + Magnitude.digitTopShare * digitPixels
-        return Caption(text, height: digitPixels / scale, centreX: viewport.visible.minX + viewport.width / 2 / scale,
-                       top: viewport.visible.minY + top / scale)
+        return Caption(
+            text, height: digitPixels / scale, centreX: viewport.visible.minX + viewport.width / 2 / scale,
+            top: viewport.visible.minY + top / scale)
     }
 }

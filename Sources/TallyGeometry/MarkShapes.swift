@@ -2,21 +2,24 @@
 enum MarkShapes {
     static func stroke(_ index: Int, gateAt origin: Point) -> Mark {
         let x = origin.x + Proportions.strokeXs[index]
-        return Mark(kind: .stroke, unit: 1, color: .c1, width: Proportions.strokeWidth,
-                    segments: [Segment(x, origin.y + Proportions.strokeTop, x, origin.y + Proportions.strokeBottom)])
+        return Mark(
+            kind: .stroke, unit: 1, color: .c1, width: Proportions.strokeWidth,
+            segments: [Segment(x, origin.y + Proportions.strokeTop, x, origin.y + Proportions.strokeBottom)])
     }
 
     static func slash(gateAt origin: Point) -> Mark {
-        Mark(kind: .slash, unit: 5, color: .accent, width: Proportions.slashWidth,
-             segments: [Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)])
+        Mark(
+            kind: .slash, unit: 5, color: .accent, width: Proportions.slashWidth,
+            segments: [Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)])
     }
 
     /// - Parameter overDetail: whether the unit's gates are drawn under it.
     static func quincunxCross(at origin: Point, overDetail: Bool, placement: Placement) -> Mark {
         let low = Proportions.quincunxCrossInset
         let high = placement.cellSize(.twentyFive).x - low
-        return Mark(kind: .cross, unit: 25, color: .c2, width: Proportions.quincunxCrossWidth,
-                    segments: diagonals(origin: origin, low: low, high: high), opacity: capOpacity(overDetail))
+        return Mark(
+            kind: .cross, unit: 25, color: .c2, width: Proportions.quincunxCrossWidth,
+            segments: diagonals(origin: origin, low: low, high: high), opacity: capOpacity(overDetail))
     }
 
     /// The pen of a square's box and cross or diagonal.
@@ -30,16 +33,20 @@ enum MarkShapes {
         let size = placement.cellSize(level)
         let (x0, y0) = (origin.x + pen / 2, origin.y + pen / 2)
         let (x1, y1) = (origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
-        return Mark(kind: .box, unit: level.capacity, color: .c3, width: pen,
-                    segments: [Segment(x0, y0, x1, y0), Segment(x1, y0, x1, y1),
-                               Segment(x1, y1, x0, y1), Segment(x0, y1, x0, y0)])
+        return Mark(
+            kind: .box, unit: level.capacity, color: .c3, width: pen,
+            segments: [
+                Segment(x0, y0, x1, y0), Segment(x1, y0, x1, y1),
+                Segment(x1, y1, x0, y1), Segment(x0, y1, x0, y0),
+            ])
     }
 
     /// The cross of a collapsed hundred-block, corner to corner of its box.
     static func squareCross(at origin: Point, placement: Placement) -> Mark {
         let pen = squarePen(.hundred)
-        return Mark(kind: .cross, unit: 100, color: .c2, width: pen,
-                    segments: diagonals(origin: origin, low: pen / 2, high: placement.cellSize(.hundred).x - pen / 2))
+        return Mark(
+            kind: .cross, unit: 100, color: .c2, width: pen,
+            segments: diagonals(origin: origin, low: pen / 2, high: placement.cellSize(.hundred).x - pen / 2))
     }
 
     /// A block's closing diagonal, top left to bottom right; the same whether the block is the
@@ -48,10 +55,14 @@ enum MarkShapes {
     static func diagonal(_ level: UnitLevel, at origin: Point, overDetail: Bool, placement: Placement) -> Mark {
         let pen = squarePen(level)
         let size = placement.cellSize(level)
-        return Mark(kind: .diagonal, unit: level.capacity, color: capColor(level), width: pen,
-                    segments: [Segment(origin.x + pen / 2, origin.y + pen / 2,
-                                       origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)],
-                    opacity: capOpacity(overDetail))
+        return Mark(
+            kind: .diagonal, unit: level.capacity, color: capColor(level), width: pen,
+            segments: [
+                Segment(
+                    origin.x + pen / 2, origin.y + pen / 2,
+                    origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
+            ],
+            opacity: capOpacity(overDetail))
     }
 
     /// A row's line, through the middle of all ten squares, end to end.
@@ -59,8 +70,9 @@ enum MarkShapes {
         let pen = Proportions.rowLineWidth * Layout.pairScale(level.pair)
         let size = placement.cellSize(level)
         let y = origin.y + size.y / 2
-        return Mark(kind: .line, unit: level.capacity, color: capColor(level), width: pen,
-                    segments: [Segment(origin.x + pen / 2, y, origin.x + size.x - pen / 2, y)])
+        return Mark(
+            kind: .line, unit: level.capacity, color: capColor(level), width: pen,
+            segments: [Segment(origin.x + pen / 2, y, origin.x + size.x - pen / 2, y)])
     }
 
     /// SPEC §2, colours by kind at every rank: lines C1, diagonals C2 (boxes C3, crosses C2), so
@@ -74,7 +86,9 @@ enum MarkShapes {
     }
 
     private static func diagonals(origin: Point, low: Double, high: Double) -> [Segment] {
-        [Segment(origin.x + low, origin.y + low, origin.x + high, origin.y + high),
-         Segment(origin.x + high, origin.y + low, origin.x + low, origin.y + high)]
+        [
+            Segment(origin.x + low, origin.y + low, origin.x + high, origin.y + high),
+            Segment(origin.x + high, origin.y + low, origin.x + low, origin.y + high),
+        ]
     }
 }

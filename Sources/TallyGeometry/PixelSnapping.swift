@@ -26,17 +26,22 @@ extension Scene {
             var mark = mark
             if mark.kind.isFilled {
                 mark.segments = mark.segments.map { segment in
-                    Segment(PixelGrid.edge(segment.start, pixelsPerUnit, visible), PixelGrid.edge(segment.end, pixelsPerUnit, visible))
+                    Segment(
+                        PixelGrid.edge(segment.start, pixelsPerUnit, visible),
+                        PixelGrid.edge(segment.end, pixelsPerUnit, visible))
                 }
                 return mark
             }
             let pen = max(1, (mark.width * pixelsPerUnit).rounded())
-            let axisAligned = mark.segments.allSatisfy { $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y) }
+            let axisAligned = mark.segments.allSatisfy {
+                $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y)
+            }
             if axisAligned { mark.width = pen / pixelsPerUnit }
             let odd = pen.truncatingRemainder(dividingBy: 2) == 1
             mark.segments = mark.segments.map { segment in
-                var moved = Segment(PixelGrid.centre(segment.start, odd, pixelsPerUnit, visible),
-                                    PixelGrid.centre(segment.end, odd, pixelsPerUnit, visible))
+                var moved = Segment(
+                    PixelGrid.centre(segment.start, odd, pixelsPerUnit, visible),
+                    PixelGrid.centre(segment.end, odd, pixelsPerUnit, visible))
                 moved.control = segment.control
                 return moved
             }

@@ -18,14 +18,18 @@ enum ProgressMark {
     ///   - size: the cell's size as placed.
     ///   - pixelsPerUnit: the output scale.
     static func mark(_ level: UnitLevel, count: UInt64, at origin: Point, size: Point, pixelsPerUnit: Double) -> Mark {
-        let rects = cover(count: count, of: level.capacity, cellPixels: cellPixels(size, pixelsPerUnit),
-                          horizontal: level.shape == .row || level.shape == .gate)
+        let rects = cover(
+            count: count, of: level.capacity, cellPixels: cellPixels(size, pixelsPerUnit),
+            horizontal: level.shape == .row || level.shape == .gate)
         let segments = rects.flatMap { rect in
-            outline(Rect(minX: origin.x + rect.minX / pixelsPerUnit, minY: origin.y + rect.minY / pixelsPerUnit,
-                         width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
+            outline(
+                Rect(
+                    minX: origin.x + rect.minX / pixelsPerUnit, minY: origin.y + rect.minY / pixelsPerUnit,
+                    width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
         }
-        return Mark(kind: .progress, unit: level.capacity, color: .c1, width: 0, segments: segments,
-                    opacity: Proportions.progressOpacity)
+        return Mark(
+            kind: .progress, unit: level.capacity, color: .c1, width: 0, segments: segments,
+            opacity: Proportions.progressOpacity)
     }
 
     /// The whole output pixels inside a cell, each way, at least one.
@@ -35,7 +39,8 @@ enum ProgressMark {
 
     /// How many of a cell's whole pixels `count` of `capacity` covers: its share, rounded down,
     /// and at least one.
-    static func coveredPixels(count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double)) -> Double {
+    static func coveredPixels(count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double)) -> Double
+    {
         let area = cellPixels.width * cellPixels.height
         // The share times the area, rounded down, in whole numbers where they are exact.
         let exact = (Double(count) / Double(capacity) * area).rounded(.down)
@@ -44,8 +49,10 @@ enum ProgressMark {
 
     /// The covered pixels as at most two rectangles in pixels, from the cell's top left: whole
     /// lines (columns when `horizontal`), then the part of the next one.
-    private static func cover(count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double),
-                              horizontal: Bool) -> [Rect] {
+    private static func cover(
+        count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double),
+        horizontal: Bool
+    ) -> [Rect] {
         let covered = coveredPixels(count: count, of: capacity, cellPixels: cellPixels)
         let line = horizontal ? cellPixels.height : cellPixels.width
         let whole = (covered / line).rounded(.down)
@@ -63,7 +70,9 @@ enum ProgressMark {
 
     /// A rectangle as four segments, clockwise from the top left, closing where it started.
     private static func outline(_ rect: Rect) -> [Segment] {
-        [Segment(rect.minX, rect.minY, rect.maxX, rect.minY), Segment(rect.maxX, rect.minY, rect.maxX, rect.maxY),
-         Segment(rect.maxX, rect.maxY, rect.minX, rect.maxY), Segment(rect.minX, rect.maxY, rect.minX, rect.minY)]
+        [
+            Segment(rect.minX, rect.minY, rect.maxX, rect.minY), Segment(rect.maxX, rect.minY, rect.maxX, rect.maxY),
+            Segment(rect.maxX, rect.maxY, rect.minX, rect.maxY), Segment(rect.minX, rect.maxY, rect.minX, rect.minY),
+        ]
     }
 }

@@ -5,7 +5,10 @@ public struct Point: Hashable, Sendable {
     /// Down (y grows downwards, as in SVG and PNG).
     public var y: Double
     /// A point at `x` across and `y` down.
-    public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
 
     /// The point moved by another, as an offset.
     public static func + (lhs: Point, rhs: Point) -> Point { Point(lhs.x + rhs.x, lhs.y + rhs.y) }
@@ -86,7 +89,9 @@ public struct Mark: Hashable, Sendable {
     ///   - width: the pen in layout units (0 for a filled progress mark).
     ///   - segments: its path.
     ///   - opacity: 1, or less for a fill or a cap over detail.
-    public init(kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1) {
+    public init(
+        kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1
+    ) {
         self.kind = kind
         self.unit = unit
         self.color = color
@@ -161,7 +166,10 @@ public struct Scene: Hashable, Sendable {
     /// The smallest rectangle holding every mark with its pen width (and the control points of
     /// bowed segments); nil for an empty scene.
     public var inkBounds: Rect? {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         for mark in marks {
             let half = mark.width / 2
             for segment in mark.segments {

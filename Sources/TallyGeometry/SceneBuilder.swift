@@ -49,8 +49,10 @@ struct SceneBuilder {
             partial(child, count: rest, at: at)
         } else if case .automatic(let pixelsPerUnit) = detail {
             // Too small for its own detail: the child being filled still shows its progress.
-            marks.append(ProgressMark.mark(child, count: rest, at: at, size: placement.cellSize(child),
-                                           pixelsPerUnit: pixelsPerUnit))
+            marks.append(
+                ProgressMark.mark(
+                    child, count: rest, at: at, size: placement.cellSize(child),
+                    pixelsPerUnit: pixelsPerUnit))
         }
     }
 
@@ -69,7 +71,9 @@ struct SceneBuilder {
             marks.append(MarkShapes.quincunxCross(at: origin, overDetail: showsGates, placement: placement))
         case .square where level == .hundred:
             marks.append(MarkShapes.box(level, at: origin, placement: placement))
-            if isFrame || showsCap(inBoxOf: level) { marks.append(MarkShapes.squareCross(at: origin, placement: placement)) }
+            if isFrame || showsCap(inBoxOf: level) {
+                marks.append(MarkShapes.squareCross(at: origin, placement: placement))
+            }
         case .square:
             var showsRows = false
             if isFrame {
@@ -77,7 +81,9 @@ struct SceneBuilder {
                 let row = level.child!
                 showsRows = detail.showsUnits(of: row)
                 if showsRows {
-                    for index in 0..<10 { complete(row, at: origin + placement.childOffset(level, index), isFrame: false) }
+                    for index in 0..<10 {
+                        complete(row, at: origin + placement.childOffset(level, index), isFrame: false)
+                    }
                 }
             } else {
                 // Inside a larger structure a complete block collapses to its box.
@@ -90,7 +96,8 @@ struct SceneBuilder {
             let square = level.child!
             if detail.showsUnits(of: square) {
                 for index in 0..<10 {
-                    marks.append(MarkShapes.box(square, at: origin + placement.childOffset(level, index), placement: placement))
+                    marks.append(
+                        MarkShapes.box(square, at: origin + placement.childOffset(level, index), placement: placement))
                 }
             }
             marks.append(MarkShapes.line(level, at: origin, placement: placement))

@@ -54,23 +54,38 @@ public enum StrokeFont {
         // 2
         [[(0.1, 1.6), (1.2, 0), (2.8, 0), (4, 1.4), (4, 2.9), (0, 8), (4.1, 8)]],
         // 3: two bowls meeting at the middle bar.
-        [[(0.1, 1.2), (1.2, 0), (2.8, 0), (3.9, 1.2), (3.9, 2.7), (2.9, 3.8), (1.6, 3.8)],
-         [(2.9, 3.8), (4, 4.9), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.8)]],
+        [
+            [(0.1, 1.2), (1.2, 0), (2.8, 0), (3.9, 1.2), (3.9, 2.7), (2.9, 3.8), (1.6, 3.8)],
+            [(2.9, 3.8), (4, 4.9), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.8)],
+        ],
         // 4
         [[(3.1, 8), (3.1, 0), (0, 5.6), (4.2, 5.6)]],
         // 5
         [[(3.9, 0), (0.5, 0), (0.2, 3.7), (1.3, 3.1), (2.8, 3.1), (4, 4.4), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.9)]],
         // 6: a straight stroke down from the top right into its bowl, so at 7 px it is not an 8.
-        [[(3.4, 0), (0.5, 4.1), (0, 5.3), (0, 6.7), (1.2, 8), (2.8, 8), (4, 6.7), (4, 5), (2.8, 3.6), (1.2, 3.6),
-          (0.5, 4.1)]],
+        [
+            [
+                (3.4, 0), (0.5, 4.1), (0, 5.3), (0, 6.7), (1.2, 8), (2.8, 8), (4, 6.7), (4, 5), (2.8, 3.6), (1.2, 3.6),
+                (0.5, 4.1),
+            ]
+        ],
         // 7
         [[(0, 0), (4, 0), (1.5, 8)]],
         // 8: a smaller bowl on a larger one.
-        [[(2, 3.7), (0.9, 3.7), (0.2, 2.9), (0.2, 0.9), (1.1, 0), (2.9, 0), (3.8, 0.9), (3.8, 2.9), (3.1, 3.7), (2, 3.7),
-          (0.9, 3.7), (0, 4.8), (0, 6.8), (1.2, 8), (2.8, 8), (4, 6.8), (4, 4.8), (3.1, 3.7), (2, 3.7)]],
+        [
+            [
+                (2, 3.7), (0.9, 3.7), (0.2, 2.9), (0.2, 0.9), (1.1, 0), (2.9, 0), (3.8, 0.9), (3.8, 2.9), (3.1, 3.7),
+                (2, 3.7),
+                (0.9, 3.7), (0, 4.8), (0, 6.8), (1.2, 8), (2.8, 8), (4, 6.8), (4, 4.8), (3.1, 3.7), (2, 3.7),
+            ]
+        ],
         // 9: the 6 turned round.
-        [[(0.6, 8), (3.5, 3.9), (4, 2.7), (4, 1.3), (2.8, 0), (1.2, 0), (0, 1.3), (0, 3), (1.2, 4.4), (2.8, 4.4),
-          (3.5, 3.9)]],
+        [
+            [
+                (0.6, 8), (3.5, 3.9), (4, 2.7), (4, 1.3), (2.8, 0), (1.2, 0), (0, 1.3), (0, 3), (1.2, 4.4), (2.8, 4.4),
+                (3.5, 3.9),
+            ]
+        ],
     ].map { Glyph(strokes: $0.map(points), advance: 4 + spacing) }
 
     /// The grouping comma: a short tail below the baseline.
@@ -82,13 +97,21 @@ public enum StrokeFont {
     /// The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions,
     /// E for a power of ten.
     private static let letters: [Character: Glyph] = [
-        "K": Glyph(strokes: [points([(0, 0), (0, 8)]), points([(4, 0), (0, 4.8)]), points([(1.5, 3.1), (4.1, 8)])],
-                   advance: 4 + spacing),
+        "K": Glyph(
+            strokes: [points([(0, 0), (0, 8)]), points([(4, 0), (0, 4.8)]), points([(1.5, 3.1), (4.1, 8)])],
+            advance: 4 + spacing),
         "M": Glyph(strokes: [points([(0, 8), (0, 0), (2.5, 5.2), (5, 0), (5, 8)])], advance: 5 + spacing),
-        "B": Glyph(strokes: [points([(0, 3.8), (2.7, 3.8), (3.6, 2.9), (3.6, 0.9), (2.7, 0), (0, 0), (0, 8), (2.8, 8),
-                                     (4, 6.8), (4, 4.9), (2.9, 3.8)])], advance: 4 + spacing),
+        "B": Glyph(
+            strokes: [
+                points([
+                    (0, 3.8), (2.7, 3.8), (3.6, 2.9), (3.6, 0.9), (2.7, 0), (0, 0), (0, 8), (2.8, 8),
+                    (4, 6.8), (4, 4.9), (2.9, 3.8),
+                ])
+            ], advance: 4 + spacing),
         "T": Glyph(strokes: [points([(0, 0), (4.4, 0)]), points([(2.2, 0), (2.2, 8)])], advance: 4.4 + spacing),
-        "E": Glyph(strokes: [points([(3.9, 0), (0, 0), (0, 8), (3.9, 8)]), points([(0, 3.9), (3.2, 3.9)])], advance: 3.9 + spacing),
+        "E": Glyph(
+            strokes: [points([(3.9, 0), (0, 0), (0, 8), (3.9, 8)]), points([(0, 3.9), (3.2, 3.9)])],
+            advance: 3.9 + spacing),
     ]
 }
 
@@ -116,7 +139,10 @@ public struct Caption: Hashable, Sendable {
             var segments: [Segment] = []
             for line in glyph.strokes {
                 for (from, to) in zip(line, line.dropFirst()) {
-                    segments.append(Segment(Point(x + from.x * scale, top + from.y * scale), Point(x + to.x * scale, top + to.y * scale)))
+                    segments.append(
+                        Segment(
+                            Point(x + from.x * scale, top + from.y * scale), Point(x + to.x * scale, top + to.y * scale)
+                        ))
                 }
             }
             marks.append(Mark(kind: .caption, unit: 0, color: .c2, width: StrokeFont.pen * scale, segments: segments))
@@ -124,7 +150,8 @@ public struct Caption: Hashable, Sendable {
         }
         self.marks = marks
         let half = StrokeFont.pen * scale / 2
-        self.inkBounds = Rect(minX: left - half, minY: top - half, width: width + 2 * half,
-                              height: (StrokeFont.capHeight + StrokeFont.descent) * scale + 2 * half)
+        self.inkBounds = Rect(
+            minX: left - half, minY: top - half, width: width + 2 * half,
+            height: (StrokeFont.capHeight + StrokeFont.descent) * scale + 2 * half)
     }
 }

@@ -47,7 +47,8 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         guard var digits = ungrouped(Substring(text)) else { return .failure(.notANumber) }
         if digits.first == "-" {
             digits = digits.dropFirst()
-            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.contains(where: { $0 != "0" }) {
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.contains(where: { $0 != "0" })
+            {
                 return .failure(.negative)
             }
             if digits.isEmpty || !digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return .failure(.notANumber) }
@@ -74,8 +75,9 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         if sign.count > 1 { sign = sign.prefix(1) }
         let groups = text.dropFirst(sign.count).split(separator: separator, omittingEmptySubsequences: false)
         guard let first = groups.first, (1...3).contains(first.count),
-              groups.dropFirst().allSatisfy({ $0.count == 3 }),
-              groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+            groups.dropFirst().allSatisfy({ $0.count == 3 }),
+            groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
         return Substring(String(sign) + groups.joined())
     }
 

@@ -109,10 +109,14 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
     public init?(frameName text: String) {
         let name = text.lowercased()
         let digits = name.filter { $0 != "," && $0 != "_" }
-        let aliases: [String: UnitLevel] = ["25-unit": .twentyFive, "hundred": .hundred, "row": .thousandRow, "block": .tenThousandBlock]
+        let aliases: [String: UnitLevel] = [
+            "25-unit": .twentyFive, "hundred": .hundred, "row": .thousandRow, "block": .tenThousandBlock,
+        ]
         if let alias = aliases[name] {
             self = alias
-        } else if let found = Self.frames.first(where: { $0.name == name || (!digits.isEmpty && String($0.capacity) == digits) }) {
+        } else if let found = Self.frames.first(where: {
+            $0.name == name || (!digits.isEmpty && String($0.capacity) == digits)
+        }) {
             self = found
         } else {
             return nil

@@ -81,7 +81,9 @@ public struct Viewport: Hashable, Sendable {
     ///     `Proportions.minimumMarginPixels`.
     ///   - footer: output pixels kept under the content and its margin, for a caption sized in
     ///     pixels (`CaptionLayout`); part of the side, like the margin.
-    public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil, footer: Double = 0) throws(Problem) {
+    public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil, footer: Double = 0)
+        throws(Problem)
+    {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
         let requested = side.pixels
         guard requested.isFinite, requested > 0 else { throw .notPositive("size", requested) }
@@ -129,9 +131,10 @@ public struct Viewport: Hashable, Sendable {
         let visibleWidth = width / pixelsPerUnit
         let visibleHeight = height / pixelsPerUnit
         self.footer = footer
-        self.visible = Rect(minX: content.minX - (visibleWidth - contentWidth) / 2,
-                            minY: content.minY - (visibleHeight - footer / pixelsPerUnit - contentHeight) / 2,
-                            width: visibleWidth, height: visibleHeight)
+        self.visible = Rect(
+            minX: content.minX - (visibleWidth - contentWidth) / 2,
+            minY: content.minY - (visibleHeight - footer / pixelsPerUnit - contentHeight) / 2,
+            width: visibleWidth, height: visibleHeight)
     }
 
     /// Output pixels under the content and its margin, kept for a caption.

@@ -60,19 +60,22 @@ public enum Words {
         let digits = Array(String(value).utf8)
         guard digits.count > 3 else { return String(value) }
         let exponent = digits.count - 1
-        let (scale, suffix): (Int, String) = switch exponent {
-        case 3..<6: (3, "K")
-        case 6..<9: (6, "M")
-        case 9..<12: (9, "B")
-        case 12..<15: (12, "T")
-        default: (exponent, "E\(exponent)")
-        }
+        let (scale, suffix): (Int, String) =
+            switch exponent {
+            case 3..<6: (3, "K")
+            case 6..<9: (6, "M")
+            case 9..<12: (9, "B")
+            case 12..<15: (12, "T")
+            default: (exponent, "E\(exponent)")
+            }
         let whole = digits.count - scale
         var kept = Array(digits.prefix(max(3, whole)))
         var fraction = kept.count > whole ? Array(kept[whole...]) : []
         while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
         kept = Array(kept.prefix(whole))
-        let number = String(decoding: kept, as: UTF8.self) + (fraction.isEmpty ? "" : "." + String(decoding: fraction, as: UTF8.self))
+        let number =
+            String(decoding: kept, as: UTF8.self)
+            + (fraction.isEmpty ? "" : "." + String(decoding: fraction, as: UTF8.self))
         return number + suffix
     }
 

@@ -15,6 +15,8 @@ package func utcCalendar(_ seconds: Int64) -> (year: Int, month: Int, day: Int, 
     var time = time_t(seconds)
     var fields = tm()
     _ = gmtime_r(&time, &fields)
-    return (Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday), Int(fields.tm_hour),
-            Int(fields.tm_min), Int(fields.tm_sec))
+    return (
+        Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday), Int(fields.tm_hour),
+        Int(fields.tm_min), Int(fields.tm_sec)
+    )
 }

@@ -1,10 +1,11 @@
+import TallyEncoding
+import TallyGeometry
+import TallySVG
+import TallyStyle
+
 #if Cairo
 import TallyCairo
 #endif
-import TallyEncoding
-import TallyGeometry
-import TallyStyle
-import TallySVG
 
 /// `tally gallery`: a labelled contact sheet of counts, for documentation pages.
 ///
@@ -72,7 +73,9 @@ public enum Gallery {
 
     /// Lays the sheet out; `settings.side` is each tile's side (default 160 px).
     /// - Parameter format: the sheet's format; a PNG's tiles land on its pixel grid.
-    static func layout(_ counts: [TallyCount], _ settings: RenderSettings, format: Format = .svg) throws(Problem) -> Sheet {
+    static func layout(_ counts: [TallyCount], _ settings: RenderSettings, format: Format = .svg) throws(Problem)
+        -> Sheet
+    {
         guard counts.count <= maximumCounts else { throw .tooManyCounts(counts.count) }
         var tileSettings = settings
         tileSettings.format = format == .png ? .png : format == .pdf ? .pdf : .svg
@@ -90,7 +93,8 @@ public enum Gallery {
         let width = 2 * margin + Double(columns) * tile + Double(columns - 1) * gap
         let height = 2 * margin + Double(rows) * (tile + labelHeight) + Double(max(rows - 1, 0)) * gap
         // The sheet obeys the same limits as any image, checked before anything is drawn.
-        guard width <= Viewport.maximumSide, height <= Viewport.maximumSide, width * height <= Viewport.maximumPixels else {
+        guard width <= Viewport.maximumSide, height <= Viewport.maximumSide, width * height <= Viewport.maximumPixels
+        else {
             throw .sheetTooLarge(counts: counts.count, tile: tile, width: width, height: height)
         }
         var tiles: [Tile] = []
@@ -101,14 +105,18 @@ public enum Gallery {
             } catch {
                 throw .render(error)
             }
-            let column = Double(index % columns), row = Double(index / columns)
+            let column = Double(index % columns)
+            let row = Double(index / columns)
             let left = margin + column * (tile + gap)
             let top = margin + row * (tile + labelHeight + gap)
             // Whole pixels, so a PNG tile's pixel grid is the sheet's.
-            let origin = Point((left + (tile - layout.viewport.width) / 2).rounded(), top + tile - layout.viewport.height)
-            let label = Caption(Words.grouped(count.value), height: labelDigitHeight, centreX: left + tile / 2,
-                                top: top + tile + labelGap)
-            tiles.append(Tile(count: count, scene: layout.scene, viewport: layout.viewport, origin: origin, label: label))
+            let origin = Point(
+                (left + (tile - layout.viewport.width) / 2).rounded(), top + tile - layout.viewport.height)
+            let label = Caption(
+                Words.grouped(count.value), height: labelDigitHeight, centreX: left + tile / 2,
+                top: top + tile + labelGap)
+            tiles.append(
+                Tile(count: count, scene: layout.scene, viewport: layout.viewport, origin: origin, label: label))
         }
         return Sheet(width: width.rounded(), height: height.rounded(), tiles: tiles)
     }
@@ -124,7 +132,9 @@ public enum Gallery {
     ///   - settings: every tile's look; `side` is each tile's side (default 160 px).
     /// - Returns: the sheet's bytes.
     /// - Throws: `Problem` for too many counts, a sheet past the image limits, or a tile that cannot be drawn.
-    public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem) -> [UInt8] {
+    public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem)
+        -> [UInt8]
+    {
         let sheet = try layout(counts, settings, format: format)
         let title = settings.label ?? ("Tally gallery: " + (counts.count == 1 ? "1 count" : "\(counts.count) counts"))
         let description = counts.map { Words.grouped($0.value) }.joined(separator: ", ")
@@ -139,9 +149,12 @@ public enum Gallery {
                 width: sheet.width, height: sheet.height,
                 items: sheet.tiles.map { CairoSheet.Item(scene: $0.scene, viewport: $0.viewport, origin: $0.origin) },
                 labels: sheet.tiles.flatMap(\.label.marks))
-            let options = CairoOptions(appearance: appearance, title: title, description: description, documentDate: settings.documentDate)
+            let options = CairoOptions(
+                appearance: appearance, title: title, description: description, documentDate: settings.documentDate)
             do {
-                return format == .png ? try CairoRenderer.png(cairoSheet, options: options) : try CairoRenderer.pdf(cairoSheet, options: options)
+                return format == .png
+                    ? try CairoRenderer.png(cairoSheet, options: options)
+                    : try CairoRenderer.pdf(cairoSheet, options: options)
             } catch {
                 throw .render(.backend(error.description))
             }
@@ -152,9 +165,11 @@ public enum Gallery {
     }
 
     private static func tileSVG(_ tile: Tile, _ index: Int, _ settings: RenderSettings, nested: Bool) -> [UInt8] {
-        SVGRenderer.render(tile.scene, viewport: tile.viewport, options: SVGOptions(
-            appearance: Appearance(theme: settings.appearance.theme, overrides: settings.appearance.overrides),
-            id: "tally-\(index + 1)", position: nested ? (tile.origin.x, tile.origin.y) : nil))
+        SVGRenderer.render(
+            tile.scene, viewport: tile.viewport,
+            options: SVGOptions(
+                appearance: Appearance(theme: settings.appearance.theme, overrides: settings.appearance.overrides),
+                id: "tally-\(index + 1)", position: nested ? (tile.origin.x, tile.origin.y) : nil))
     }
 
     /// The sheet's paper and label colours as CSS, following the theme as the tallies do.
@@ -162,7 +177,8 @@ public enum Gallery {
         let appearance = settings.appearance
         var background = appearance.background
         if background == .none { background = .paper }
-        let sheetAppearance = Appearance(theme: appearance.theme, overrides: appearance.overrides, background: background)
+        let sheetAppearance = Appearance(
+            theme: appearance.theme, overrides: appearance.overrides, background: background)
         func rules(dark: Bool) -> String {
             let color = sheetAppearance.backgroundColor(dark: dark)?.css ?? "none"
             let label = sheetAppearance.palette(dark: dark).c2.css
@@ -183,9 +199,12 @@ public enum Gallery {
         out.append(sheet.width, digits: 0)
         out.append(" ")
         out.append(sheet.height, digits: 0)
-        out.append("\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(XMLText.escaped(title))</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n")
-        out.append("<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count")
-                   + "#gallery .count{fill:none;stroke-linecap:round;stroke-linejoin:round;stroke-width:")
+        out.append(
+            "\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(XMLText.escaped(title))</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n"
+        )
+        out.append(
+            "<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count")
+                + "#gallery .count{fill:none;stroke-linecap:round;stroke-linejoin:round;stroke-width:")
         out.append(StrokeFont.pen * labelDigitHeight / StrokeFont.capHeight, digits: 3, leadingZero: false)
         out.append("}</style>\n")
         out.append("<rect class=\"paper\" width=\"100%\" height=\"100%\"/>\n")
@@ -203,21 +222,22 @@ public enum Gallery {
     private static func html(_ sheet: Sheet, _ settings: RenderSettings, title: String) -> [UInt8] {
         let tile = tileSide(settings)
         var out = TextBuffer(capacity: 4096 + sheet.tiles.count * 2048)
-        out.append("""
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-        <title>\(XMLText.escaped(title))</title>
-        <style>
-        \(sheetStyle(settings, paper: "body", text: "figcaption"))
-        body{margin:0;padding:\(Int(margin))px;font:13px/1.3 system-ui,sans-serif}
-        main{display:grid;grid-template-columns:repeat(auto-fill,\(Int(tile))px);gap:\(Int(gap))px}
-        figure{margin:0;display:flex;flex-direction:column;align-items:center}
-        figure>div{width:\(Int(tile))px;height:\(Int(tile))px;display:flex;align-items:flex-end;justify-content:center}
-        figcaption{margin-top:4px}
-        </style></head><body>
-        <main>
+        out.append(
+            """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+            <title>\(XMLText.escaped(title))</title>
+            <style>
+            \(sheetStyle(settings, paper: "body", text: "figcaption"))
+            body{margin:0;padding:\(Int(margin))px;font:13px/1.3 system-ui,sans-serif}
+            main{display:grid;grid-template-columns:repeat(auto-fill,\(Int(tile))px);gap:\(Int(gap))px}
+            figure{margin:0;display:flex;flex-direction:column;align-items:center}
+            figure>div{width:\(Int(tile))px;height:\(Int(tile))px;display:flex;align-items:flex-end;justify-content:center}
+            figcaption{margin-top:4px}
+            </style></head><body>
+            <main>
 
-        """)
+            """)
         for (index, tile) in sheet.tiles.enumerated() {
             out.append("<figure><div>")
             out.append(String(decoding: tileSVG(tile, index, settings, nested: false), as: UTF8.self))

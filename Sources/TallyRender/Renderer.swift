@@ -1,10 +1,11 @@
+import TallyEncoding
+import TallyGeometry
+import TallySVG
+import TallyStyle
+
 #if Cairo
 import TallyCairo
 #endif
-import TallyEncoding
-import TallyGeometry
-import TallyStyle
-import TallySVG
 
 /// The output formats of SPEC §5.
 public enum OutputFormat: String, CaseIterable, Sendable {
@@ -24,7 +25,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 /// file or a name ending in a dot (`out`, `.hidden`, `t.`, `/dev/null`).
 package func lowercasedExtension(of path: String) -> String? {
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+        return nil
+    }
     return name[name.index(after: dot)...].lowercased()
 }
 
@@ -79,10 +82,13 @@ public struct RenderSettings: Hashable, Sendable {
     /// ```
     /// - Parameter appearance: nil for the format's default (SPEC §3): SVG follows the viewer's
     ///   scheme on a transparent background, PNG and PDF are light on their paper.
-    public init(format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
-                appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
-                frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil, animate: Bool = false, animateFrom: TallyCount? = nil,
-                documentDate: Int64 = 0) {
+    public init(
+        format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
+        appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
+        frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil,
+        animate: Bool = false, animateFrom: TallyCount? = nil,
+        documentDate: Int64 = 0
+    ) {
         self.format = format
         self.side = side
         self.scale = scale
@@ -166,7 +172,9 @@ public enum Renderer {
     /// The order is SPEC §2's: the frame, then the fit (and the caption under what it shows),
     /// then the viewport (size and margin), and only then the level of detail and the pen floor,
     /// at the final output scale; last, for PNG in the clean style, the pixel grid.
-    public static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (scene: Scene, viewport: Viewport, clean: Scene) {
+    public static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (
+        scene: Scene, viewport: Viewport, clean: Scene
+    ) {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
         let frame = Frame(level: settings.frame ?? UnitLevel.frame(for: count))
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
@@ -210,11 +218,15 @@ public enum Renderer {
     }
 
     /// The caption of a count (SPEC §2, "Magnitude in the picture") and the viewport with room for it.
-    private static func captioned(_ count: TallyCount, _ sizing: [UInt64], _ shown: Rect, _ side: Viewport.Side,
-                                  _ settings: RenderSettings) throws(RenderError) -> (CaptionLayout?, Viewport) {
+    private static func captioned(
+        _ count: TallyCount, _ sizing: [UInt64], _ shown: Rect, _ side: Viewport.Side,
+        _ settings: RenderSettings
+    ) throws(RenderError) -> (CaptionLayout?, Viewport) {
         do {
-            return try CaptionLayout.fit(count, sizing: sizing, side: side.pixels * settings.scale) { (footer: Double) throws(Viewport.Problem) -> Viewport in
-                try Viewport(content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer)
+            return try CaptionLayout.fit(count, sizing: sizing, side: side.pixels * settings.scale) {
+                (footer: Double) throws(Viewport.Problem) -> Viewport in
+                try Viewport(
+                    content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer)
             }
         } catch {
             throw .viewport(error)
@@ -243,9 +255,12 @@ public enum Renderer {
     /// - Throws: `RenderError` for settings out of range, or a format this build cannot write.
     public static func render(scene: Scene, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
         let fit = settings.fit ?? .content
-        let viewport = try viewport(scene.frame.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
+        let viewport = try viewport(
+            scene.frame.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
-        if settings.format != .json || settings.side != nil { drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
+        if settings.format != .json || settings.side != nil {
+            drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit)
+        }
         var settings = settings
         settings.animation = .none
         return try render((drawn, viewport, drawn), settings)
@@ -254,8 +269,10 @@ public enum Renderer {
     /// The bytes of a layout made by `layout(_:_:)` with the same settings, for a caller that
     /// needs the layout first (a batch sizes its memory budget by the viewport).
     /// - Parameter svgID: the SVG root's id (a gallery gives each tile its own); package-only.
-    package static func render(_ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
-                               svgID: String = "tally") throws(RenderError) -> [UInt8] {
+    package static func render(
+        _ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
+        svgID: String = "tally"
+    ) throws(RenderError) -> [UInt8] {
         let (scene, viewport, clean) = layout
         switch settings.format {
         case .json:
@@ -269,12 +286,14 @@ public enum Renderer {
             } else if settings.animate {
                 animated = .all
             }
-            let options = SVGOptions(appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
+            let options = SVGOptions(
+                appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
             return SVGRenderer.render(scene, viewport: viewport, options: options)
         case .png, .pdf:
             #if Cairo
-            let options = CairoOptions(appearance: settings.appearance, title: settings.label ?? Words.title(for: scene.count),
-                                       description: Words.description(for: scene.count), documentDate: settings.documentDate)
+            let options = CairoOptions(
+                appearance: settings.appearance, title: settings.label ?? Words.title(for: scene.count),
+                description: Words.description(for: scene.count), documentDate: settings.documentDate)
             do {
                 return settings.format == .png
                     ? try CairoRenderer.png(scene, viewport: viewport, options: options)
@@ -289,7 +308,9 @@ public enum Renderer {
         }
     }
 
-    private static func viewport(_ content: Rect, _ side: Viewport.Side, _ settings: RenderSettings) throws(RenderError) -> Viewport {
+    private static func viewport(_ content: Rect, _ side: Viewport.Side, _ settings: RenderSettings) throws(RenderError)
+        -> Viewport
+    {
         do {
             return try Viewport(content: content, side: side, scale: settings.scale, padding: settings.padding)
         } catch {

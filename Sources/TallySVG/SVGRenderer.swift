@@ -37,8 +37,11 @@ public struct SVGOptions: Hashable, Sendable {
     public var position: (x: Double, y: Double)?
 
     /// Options with a still image, the default look and the root id `tally`.
-    public init(appearance: Appearance = Appearance(), label: String? = nil, animated: AnimatedMarks = .none, id: String = "tally",
-                position: (x: Double, y: Double)? = nil) {
+    public init(
+        appearance: Appearance = Appearance(), label: String? = nil, animated: AnimatedMarks = .none,
+        id: String = "tally",
+        position: (x: Double, y: Double)? = nil
+    ) {
         self.appearance = appearance
         self.label = label
         self.animated = animated
@@ -80,8 +83,9 @@ public enum SVGRenderer {
     public static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
         let id = sanitizedID(options.id)
         let divisor = unitDivisor(frame: scene.frame, visible: viewport.visible)
-        let visible = Rect(minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
-                           width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
+        let visible = Rect(
+            minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
+            width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
         let digits = precision(for: visible)
         var out = TextBuffer(capacity: 256 + scene.marks.count * 48)
 
@@ -109,10 +113,13 @@ public enum SVGRenderer {
 
         let classes = MarkClasses(scene.marks)
         let varyingWidth = classes.hasVaryingWidths
-        let timings = options.animated.flags(count: scene.marks.count).map { Motion.timings(for: scene.marks, animated: $0) }
+        let timings = options.animated.flags(count: scene.marks.count).map {
+            Motion.timings(for: scene.marks, animated: $0)
+        }
         out.append("<style>")
-        appendStyle(&out, id: id, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
-                    animated: timings?.contains { $0 != nil } ?? false)
+        appendStyle(
+            &out, id: id, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
+            animated: timings?.contains { $0 != nil } ?? false)
         out.append("</style>\n")
 
         if options.appearance.background != .none {
@@ -167,7 +174,8 @@ public enum SVGRenderer {
     /// visible box stay under 10⁵, else large enough to bring them there (10⁷ for Int64.max's
     /// frame of about 1.7 × 10¹¹), leaving room below SPEC's 10⁶ for margins and ink bows.
     static func unitDivisor(frame: Frame, visible: Rect) -> Double {
-        let extent = max(frame.width, frame.height, abs(visible.minX), abs(visible.minY), abs(visible.maxX), abs(visible.maxY))
+        let extent = max(
+            frame.width, frame.height, abs(visible.minX), abs(visible.minY), abs(visible.maxX), abs(visible.maxY))
         var divisor = 1.0
         while extent / divisor >= 1e5 { divisor *= 10 }
         return divisor
@@ -187,7 +195,9 @@ public enum SVGRenderer {
     }
 
     static func sanitizedID(_ id: String) -> String {
-        let kept = id.unicodeScalars.filter { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" }
+        let kept = id.unicodeScalars.filter {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-"
+        }
         let text = String(String.UnicodeScalarView(kept))
         return text.isEmpty || !(text.unicodeScalars.first!.properties.isAlphabetic) ? "tally" + text : text
     }
@@ -252,8 +262,10 @@ public enum SVGRenderer {
         out.append(opacity, digits: 3, leadingZero: false)
     }
 
-    private static func appendStyle(_ out: inout TextBuffer, id: String, classes: MarkClasses, appearance: Appearance,
-                                    digits: Int, divisor: Double, animated: Bool) {
+    private static func appendStyle(
+        _ out: inout TextBuffer, id: String, classes: MarkClasses, appearance: Appearance,
+        digits: Int, divisor: Double, animated: Bool
+    ) {
         let scope = "#\(id) "
         out.append("\(scope)path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
         // The first palette carries the pens; the dark override under `auto` only recolours.
@@ -291,7 +303,8 @@ public enum SVGRenderer {
         if animated {
             // Reduced motion, or a renderer without CSS animation, shows the final marks at once.
             // The class's duration is a stroke's (`Motion`); marks of other kinds set their own.
-            out.append("@media (prefers-reduced-motion:no-preference){\(scope).a{stroke-dasharray:1 2;animation:\(id)-draw ")
+            out.append(
+                "@media (prefers-reduced-motion:no-preference){\(scope).a{stroke-dasharray:1 2;animation:\(id)-draw ")
             out.append(Motion.duration(of: .stroke), digits: 3, leadingZero: false)
             out.append("s ease-out both}@keyframes \(id)-draw{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
         }
@@ -350,8 +363,11 @@ struct MarkClasses {
                 let name = ofKind.count > 1 ? "\(kind.rawValue) u\(mark.unit)" : kind.rawValue
                 let selector = ofKind.count > 1 ? ".\(kind.rawValue).u\(mark.unit)" : ".\(kind.rawValue)"
                 names.append(ClassName(kind: kind, unit: mark.unit, name: Array(name.utf8)))
-                rules.append(Rule(selector: selector, color: mark.color, isFilled: kind.isFilled, width: varying ? nil : mark.width,
-                                  opacity: varyingOpacity ? nil : mark.opacity))
+                rules.append(
+                    Rule(
+                        selector: selector, color: mark.color, isFilled: kind.isFilled,
+                        width: varying ? nil : mark.width,
+                        opacity: varyingOpacity ? nil : mark.opacity))
             }
         }
     }

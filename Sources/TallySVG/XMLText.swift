@@ -4,8 +4,10 @@ package enum XMLText {
     package static func escaped(_ text: String) -> String {
         // Most text (every title and description tally makes) is plain ASCII with nothing to
         // escape: one pass over the bytes returns it as it is.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "<")
-                                   && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") }) {
+        if text.utf8.allSatisfy({
+            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "<")
+                && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'")
+        }) {
             return text
         }
         var out = ""

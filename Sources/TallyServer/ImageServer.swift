@@ -31,7 +31,7 @@ package struct ImageServer: Sendable {
     package init(options: ServeOptions, version: String = TallyCommand.version) {
         self.options = options
         self.version = version
-        _ = ServerMetrics.registry   // before the first metric: one made earlier would stay a no-op
+        _ = ServerMetrics.registry  // before the first metric: one made earlier would stay a no-op
         responses = ResponseCache(budgetBytes: options.cacheSize << 20)
         raster = RasterQueue(threads: options.rasterThreads, queue: options.queue, timeout: .seconds(options.timeout))
     }
@@ -63,15 +63,17 @@ package struct ImageServer: Sendable {
     /// `GET /{count}.{svg|png|pdf|json}?{render options}`.
     func image(_ request: Request, file: String) async -> Response {
         guard let dot = file.lastIndex(of: "."),
-              let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased()) else {
+            let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased())
+        else {
             return Self.notFound(request)
         }
         if let failure = Self.queryTooLong(request) { return failure }
         // The count first, as it comes first in the URL; then the options, parsed once per query.
         let query: RenderQuery
         do {
-            query = try RenderQuery(count: try URLText.count(file[..<dot]),
-                                    options: try optionsCache.options(format: format, query: request.uri.query).get())
+            query = try RenderQuery(
+                count: try URLText.count(file[..<dot]),
+                options: try optionsCache.options(format: format, query: request.uri.query).get())
         } catch {
             return Self.error(.badRequest, error.message)
         }
@@ -99,7 +101,10 @@ package struct ImageServer: Sendable {
         }
         let longest = max(layout.viewport.width, layout.viewport.height)
         guard longest <= Double(options.maxSize) else {
-            return Self.error(.badRequest, "the image would be \(Values.pixels(layout.viewport.width)) × \(Values.pixels(layout.viewport.height)) px; this server draws at most \(Values.pixels(Double(options.maxSize))) px a side (tally serve --max-size)")
+            return Self.error(
+                .badRequest,
+                "the image would be \(Values.pixels(layout.viewport.width)) × \(Values.pixels(layout.viewport.height)) px; this server draws at most \(Values.pixels(Double(options.maxSize))) px a side (tally serve --max-size)"
+            )
         }
         let settings = query.settings
         let bytes: [UInt8]
@@ -110,9 +115,11 @@ package struct ImageServer: Sendable {
                 bytes = try Renderer.render(layout, settings)
             }
         } catch RasterQueue.Refusal.busy {
-            return Self.unavailable("the server is drawing \(raster.capacity) PNG and PDF images already; retry in a second")
+            return Self.unavailable(
+                "the server is drawing \(raster.capacity) PNG and PDF images already; retry in a second")
         } catch RasterQueue.Refusal.timedOut {
-            return Self.unavailable("the image waited over \(Values.number(options.timeout)) s for a thread; retry in a second")
+            return Self.unavailable(
+                "the image waited over \(Values.number(options.timeout)) s for a thread; retry in a second")
         } catch let error as RenderError {
             let failure = query.failure(error)
             return Self.error(failure.code == .usage ? .badRequest : .internalServerError, failure.message)
@@ -129,7 +136,8 @@ package struct ImageServer: Sendable {
         if let failure = Self.queryTooLong(request) { return failure }
         let query: DescribeQuery
         do {
-            query = try DescribeQuery(count: try URLText.count(raw), parameters: try URLText.parameters(request.uri.query))
+            query = try DescribeQuery(
+                count: try URLText.count(raw), parameters: try URLText.parameters(request.uri.query))
         } catch {
             return Self.error(.badRequest, error.message)
         }
@@ -143,7 +151,9 @@ package struct ImageServer: Sendable {
 
     /// `GET /`: what the URLs are, with one drawn.
     func indexPage() -> Response {
-        var response = Self.text(.ok, IndexPage.html(version: version, maxSize: options.maxSize), type: "text/html; charset=utf-8", cache: "no-cache")
+        var response = Self.text(
+            .ok, IndexPage.html(version: version, maxSize: options.maxSize), type: "text/html; charset=utf-8",
+            cache: "no-cache")
         response.headers[.contentSecurityPolicy] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"
         return response
     }
@@ -154,7 +164,9 @@ package struct ImageServer: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
+        return Response(
+            status: .ok, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
     }
 
     // MARK: - Responses
@@ -207,14 +219,20 @@ package struct ImageServer: Sendable {
     }
 
     static func notFound(_ request: Request) -> Response {
-        error(.notFound, "no page at '\(URLText.printable(request.uri.path))'; images are /{count}.svg, .png, .pdf or .json, and / lists every URL")
+        error(
+            .notFound,
+            "no page at '\(URLText.printable(request.uri.path))'; images are /{count}.svg, .png, .pdf or .json, and / lists every URL"
+        )
     }
 
     /// `414` before a long query is parsed.
     static func queryTooLong(_ request: Request) -> Response? {
         let length = request.uri.query?.utf8.count ?? 0
         guard length > URLText.maximumQueryBytes else { return nil }
-        return error(.uriTooLong, "the query is \(Words.grouped(UInt64(length))) bytes; at most \(Words.grouped(UInt64(URLText.maximumQueryBytes))) are allowed")
+        return error(
+            .uriTooLong,
+            "the query is \(Words.grouped(UInt64(length))) bytes; at most \(Words.grouped(UInt64(URLText.maximumQueryBytes))) are allowed"
+        )
     }
 }
 
@@ -229,7 +247,9 @@ package struct ImageServer: Sendable {
 /// single buffer into a streamed body, which Hummingbird writes in three writes instead of one.
 /// Measured with `make bench-serve`, it cost a quarter of the server's throughput.
 struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         var response: Response
         do {
@@ -237,7 +257,10 @@ struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             } else {
                 // Every URL here is read-only: say so, rather than "no page".
-                response = ImageServer.error(.methodNotAllowed, "method \(URLText.printable(request.method.rawValue)) is not allowed; tally serve answers GET and HEAD")
+                response = ImageServer.error(
+                    .methodNotAllowed,
+                    "method \(URLText.printable(request.method.rawValue)) is not allowed; tally serve answers GET and HEAD"
+                )
                 response.headers[.allow] = "GET, HEAD"
             }
         } catch let error as HTTPError where error.status == .notFound {
@@ -251,10 +274,13 @@ struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
         // HEAD gets GET's headers (Content-Length included) and no body.
         if request.method == .head { response = response.createHeadResponse() }
         let elapsed = ContinuousClock.now - start
-        ServerMetrics.requests.record(route: context.endpointPath ?? "unknown", method: request.method, status: response.status.code, elapsed)
+        ServerMetrics.requests.record(
+            route: context.endpointPath ?? "unknown", method: request.method, status: response.status.code, elapsed)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let bytes = response.headers[.contentLength] ?? "-"
-        context.logger.info("\(request.method) \(URLText.printable(request.uri.description)) \(response.status.code) \(bytes) B \(Values.number(milliseconds)) ms")
+        context.logger.info(
+            "\(request.method) \(URLText.printable(request.uri.description)) \(response.status.code) \(bytes) B \(Values.number(milliseconds)) ms"
+        )
         return response
     }
 }
@@ -273,14 +299,21 @@ final class RequestMetrics: Sendable {
         let key = Key(route: route, method: method, status: status)
         let handle = handles.withLockedValue { handles in
             if let known = handles[key] { return known }
-            let dimensions = [("http.route", route), ("http.request.method", method.rawValue), ("http.response.status_code", String(status))]
-            let made = (counter: Metrics.Counter(label: "http.server.requests", dimensions: dimensions),
-                        timer: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
+            let dimensions = [
+                ("http.route", route), ("http.request.method", method.rawValue),
+                ("http.response.status_code", String(status)),
+            ]
+            let made = (
+                counter: Metrics.Counter(label: "http.server.requests", dimensions: dimensions),
+                timer: Metrics.Timer(
+                    label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)
+            )
             handles[key] = made
             return made
         }
         handle.counter.increment()
-        handle.timer.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        handle.timer.recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }
 
@@ -296,12 +329,18 @@ package enum ServerMetrics {
             (sanitized(name), labels.map { (sanitized($0.0), $0.1) })
         }
         factory.defaultDurationHistogramBuckets = [
-            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+            .seconds(10),
         ]
         MetricsSystem.bootstrap(factory)
-        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "tally", metricName: "build_info", unitName: "info", helpText: "The tally version serving, as a label."),
-                           labels: [("version", TallyCommand.version)]).set(Int64(1))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "tally", metricName: "build_info", unitName: "info",
+                helpText: "The tally version serving, as a label."),
+            labels: [("version", TallyCommand.version)]
+        ).set(Int64(1))
         return registry
     }()
 
@@ -312,8 +351,10 @@ package enum ServerMetrics {
     static let cacheHits = Metrics.Counter(label: "tally_response_cache_hits")
 
     /// PNG and PDF requests being drawn or waiting, read when /metrics is.
-    static let rasterInFlight = registry.makeGauge(descriptor: MetricNameDescriptor(
-        namespace: "tally", metricName: "raster_in_flight", unitName: "requests", helpText: "PNG and PDF requests being drawn or waiting for a thread."))
+    static let rasterInFlight = registry.makeGauge(
+        descriptor: MetricNameDescriptor(
+            namespace: "tally", metricName: "raster_in_flight", unitName: "requests",
+            helpText: "PNG and PDF requests being drawn or waiting for a thread."))
 
     static func sanitized(_ name: String) -> String {
         String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") ? $0 : "_" })

@@ -37,7 +37,9 @@ package final class ResponseCache: Sendable {
         storage.withLockedValue { storage in
             guard storage.bodies[key] == nil else { return }
             while storage.bytes + size > budget, let oldest = storage.order.popFirst() {
-                if let dropped = storage.bodies.removeValue(forKey: oldest) { storage.bytes -= dropped.readableBytes + oldest.utf8.count }
+                if let dropped = storage.bodies.removeValue(forKey: oldest) {
+                    storage.bytes -= dropped.readableBytes + oldest.utf8.count
+                }
             }
             storage.bodies[key] = body
             storage.order.append(key)

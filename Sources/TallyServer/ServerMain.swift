@@ -1,6 +1,7 @@
 import ArgumentParser
 import TallyCommands
 import TallyPOSIX
+
 #if Server
 import Hummingbird
 import Logging
@@ -67,11 +68,13 @@ package enum ServerMain {
             onServerRunning: { channel in
                 // The first line on stdout names the address (the port, when --port 0 picked one).
                 let port = channel.localAddress?.port ?? options.port
-                try? Output.writeToStandardOutput(Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))
+                try? Output.writeToStandardOutput(
+                    Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))
             },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         var status: Int32 = 0
         do {
             try await group.run()

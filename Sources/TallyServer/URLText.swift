@@ -23,7 +23,8 @@ package enum URLText {
         while index < utf8.count {
             let byte = utf8[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) else { return nil }
+                guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+                else { return nil }
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
@@ -46,7 +47,9 @@ package enum URLText {
     /// The count part of a path, decoded.
     /// - Throws: `CommandFailure` naming it when it does not decode.
     package static func count(_ raw: some StringProtocol) throws(CommandFailure) -> String {
-        guard let text = percentDecoded(raw) else { throw .usage("count '\(printable(raw))' is not percent-encoded UTF-8") }
+        guard let text = percentDecoded(raw) else {
+            throw .usage("count '\(printable(raw))' is not percent-encoded UTF-8")
+        }
         return text
     }
 
@@ -65,7 +68,8 @@ package enum URLText {
                 throw .usage("query parameter '\(printable(rawName))' is not percent-encoded UTF-8")
             }
             guard let value = percentDecoded(rawValue, plusIsSpace: true) else {
-                throw .usage("query parameter '\(printable(name))' '\(printable(rawValue))' is not percent-encoded UTF-8")
+                throw .usage(
+                    "query parameter '\(printable(name))' '\(printable(rawValue))' is not percent-encoded UTF-8")
             }
             parameters.append((name, value))
         }

@@ -1,13 +1,14 @@
 import Foundation
 @preconcurrency import SnapshotTesting
-import Testing
-import XCTest
-#if Cairo
-import TallyCairo
-#endif
 import TallyEncoding
 import TallyGeometry
 import TallyRender
+import Testing
+import XCTest
+
+#if Cairo
+import TallyCairo
+#endif
 
 // Snapshot strategies for tally images, for swift-snapshot-testing:
 //
@@ -57,19 +58,26 @@ extension Snapshotting where Value == Data, Format == Data {
 
     /// PDF bytes, compared exactly (tally's PDFs are deterministic: fixed dates, no fonts).
     public static var pdf: Snapshotting {
-        Snapshotting(pathExtension: "pdf", diffing: .diff(toData: { $0 }, fromData: { $0 }) { reference, actual in
-            reference == actual ? nil : ("the PDF changed: \(reference.count) bytes before, \(actual.count) now", [])
-        })
+        Snapshotting(
+            pathExtension: "pdf",
+            diffing: .diff(toData: { $0 }, fromData: { $0 }) { reference, actual in
+                reference == actual
+                    ? nil : ("the PDF changed: \(reference.count) bytes before, \(actual.count) now", [])
+            })
     }
 }
 
 extension Snapshotting where Value == TallyCount, Format == Data {
     /// The PNG `tally render` writes with these settings, compared pixel by pixel.
-    public static func png(_ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
-                           failures: URL? = nil) -> Snapshotting {
+    public static func png(
+        _ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
+        failures: URL? = nil
+    ) -> Snapshotting {
         var settings = settings
         settings.format = .png
-        return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback { renderedBytes($0, settings) }
+        return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback {
+            renderedBytes($0, settings)
+        }
     }
 
     /// The PDF `tally render` writes with these settings, compared byte for byte.
@@ -83,12 +91,16 @@ extension Snapshotting where Value == TallyCount, Format == Data {
 extension Snapshotting where Value == Scene, Format == Data {
     /// A scene of your own (built, transformed, read from JSON, ink-styled) drawn as a PNG at the
     /// settings' size, with the marks it has: no level of detail is applied again.
-    public static func png(_ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
-                           failures: URL? = nil) -> Snapshotting {
+    public static func png(
+        _ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
+        failures: URL? = nil
+    ) -> Snapshotting {
         var settings = settings
         settings.format = .png
         return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback { scene in
-            reportingFailure("a scene of \(scene.count.value) as png") { () throws(RenderError) in try Renderer.render(scene: scene, settings) }
+            reportingFailure("a scene of \(scene.count.value) as png") { () throws(RenderError) in
+                try Renderer.render(scene: scene, settings)
+            }
         }
     }
 }
@@ -100,9 +112,10 @@ extension Snapshotting where Value == Scene, Format == String {
         var settings = settings
         settings.format = .svg
         return Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { scene in
-            String(decoding: reportingFailure("a scene of \(scene.count.value) as svg") { () throws(RenderError) in
-                try Renderer.render(scene: scene, settings)
-            }, as: UTF8.self)
+            String(
+                decoding: reportingFailure("a scene of \(scene.count.value) as svg") { () throws(RenderError) in
+                    try Renderer.render(scene: scene, settings)
+                }, as: UTF8.self)
         }
     }
 }
@@ -134,49 +147,58 @@ extension Diffing where Value == Data {
     /// PNGs compared pixel by pixel. On failure the reference, the actual image and a picture of
     /// the difference (differing pixels in red over the faded reference) go into one folder.
     public static func pixels(tolerance: PixelTolerance, failures: URL? = nil) -> Diffing {
-        .diff(toData: { $0 }, fromData: { $0 }, diff: { reference, actual in
-            guard reference != actual else { return nil }
-            let referenceImage = PNGImage(png: Array(reference))
-            let actualImage = PNGImage(png: Array(actual))
-            var message: String
-            var difference: PNGImage.Difference?
-            if let referenceImage, let actualImage {
-                difference = actualImage.difference(from: referenceImage, channelThreshold: tolerance.channel)
-                if let difference {
-                    if difference.differingShare <= tolerance.share { return nil }
-                    message = "\(difference.differingPixels) of \(difference.pixelCount) pixels differ by more than \(tolerance.channel) "
-                        + "(\(DecimalText.fixed(100 * difference.differingShare, digits: 3))%, allowed \(DecimalText.fixed(100 * tolerance.share, digits: 3))%)"
+        .diff(
+            toData: { $0 }, fromData: { $0 },
+            diffV2: { reference, actual in
+                guard reference != actual else { return nil }
+                let referenceImage = PNGImage(png: Array(reference))
+                let actualImage = PNGImage(png: Array(actual))
+                var message: String
+                var difference: PNGImage.Difference?
+                if let referenceImage, let actualImage {
+                    difference = actualImage.difference(from: referenceImage, channelThreshold: tolerance.channel)
+                    if let difference {
+                        if difference.differingShare <= tolerance.share { return nil }
+                        message =
+                            "\(difference.differingPixels) of \(difference.pixelCount) pixels differ by more than \(tolerance.channel) "
+                            + "(\(DecimalText.fixed(100 * difference.differingShare, digits: 3))%, allowed \(DecimalText.fixed(100 * tolerance.share, digits: 3))%)"
+                    } else {
+                        message =
+                            "the size changed from \(referenceImage.width)×\(referenceImage.height) to \(actualImage.width)×\(actualImage.height)"
+                    }
                 } else {
-                    message = "the size changed from \(referenceImage.width)×\(referenceImage.height) to \(actualImage.width)×\(actualImage.height)"
+                    message =
+                        actualImage == nil ? "the image could not be rendered or read" : "the reference is not a PNG"
                 }
-            } else {
-                message = actualImage == nil ? "the image could not be rendered or read" : "the reference is not a PNG"
-            }
-            var images: [(String, Data)] = [("reference.png", reference), ("actual.png", actual)]
-            if let referenceImage, let actualImage, difference != nil,
-               let picture = referenceImage.differenceImage(against: actualImage, channelThreshold: tolerance.channel),
-               let bytes = try? picture.pngData() {
-                images.append(("difference.png", Data(bytes)))
-            }
-            let folder = failures ?? defaultFailureFolder(for: actual)
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                for (name, data) in images { try data.write(to: folder.appendingPathComponent(name)) }
-                message += "; reference, actual and difference images in \(folder.path)"
-            } catch {
-                message += "; the failure images could not be written to \(folder.path): \(error)"
-            }
-            return (message, images.map { DiffAttachment.data($0.1, name: $0.0) })
-        })
+                var images: [(String, Data)] = [("reference.png", reference), ("actual.png", actual)]
+                if let referenceImage, let actualImage, difference != nil,
+                    let picture = referenceImage.differenceImage(
+                        against: actualImage, channelThreshold: tolerance.channel),
+                    let bytes = try? picture.pngData()
+                {
+                    images.append(("difference.png", Data(bytes)))
+                }
+                let folder = failures ?? defaultFailureFolder(for: actual)
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    for (name, data) in images { try data.write(to: folder.appendingPathComponent(name)) }
+                    message += "; reference, actual and difference images in \(folder.path)"
+                } catch {
+                    message += "; the failure images could not be written to \(folder.path): \(error)"
+                }
+                return (message, images.map { DiffAttachment.data($0.1, name: $0.0) })
+            })
     }
 
     private static func defaultFailureFolder(for actual: Data) -> URL {
-        let base = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+        let base =
+            ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory
         // The content names the folder, so two failures never overwrite each other.
         var hash = FNV1a()
         hash.add(actual)
-        return base.appendingPathComponent("tally-snapshot-failures").appendingPathComponent(String(hash.value, radix: 16))
+        return base.appendingPathComponent("tally-snapshot-failures").appendingPathComponent(
+            String(hash.value, radix: 16))
     }
 }
 
@@ -189,7 +211,9 @@ private func renderedText(_ count: TallyCount, _ settings: RenderSettings) -> St
 }
 
 private func renderedBytes(_ count: TallyCount, _ settings: RenderSettings) -> Data {
-    reportingFailure("\(count.value) as \(settings.format.rawValue)") { () throws(RenderError) in try Renderer.render(count, settings) }
+    reportingFailure("\(count.value) as \(settings.format.rawValue)") { () throws(RenderError) in
+        try Renderer.render(count, settings)
+    }
 }
 
 private func reportingFailure(_ what: String, _ render: () throws(RenderError) -> [UInt8]) -> Data {

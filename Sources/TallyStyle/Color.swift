@@ -33,7 +33,9 @@ public struct RGBA: Hashable, Sendable {
     public var css: String {
         if isClear { return "none" }
         // Byte by byte: this runs for every colour rule of every SVG.
-        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+        func hex(_ nibble: UInt8) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
         var text: [UInt8] = [UInt8(ascii: "#")]
         for byte in alpha == 255 ? [red, green, blue] : [red, green, blue, alpha] {
             text.append(hex(byte >> 4))

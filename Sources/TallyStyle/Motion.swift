@@ -36,7 +36,10 @@ public enum Motion {
         var result: [Timing?] = []
         result.reserveCapacity(marks.count)
         for (index, isAnimated) in animated.enumerated() {
-            guard isAnimated else { result.append(nil); continue }
+            guard isAnimated else {
+                result.append(nil)
+                continue
+            }
             result.append(Timing(delay: start, duration: durations[index]))
             start += durations[index] * squeeze
         }

@@ -17,11 +17,13 @@ public struct Palette: Hashable, Sendable {
     public var accent: RGBA
 
     /// SPEC §3's light palette.
-    public static let light = Palette(paper: RGBA(hex: 0xFAFAF7), c1: RGBA(hex: 0x262629), c2: RGBA(hex: 0x59595E),
-                                      c3: RGBA(hex: 0x77777C), accent: RGBA(hex: 0xD94033))
+    public static let light = Palette(
+        paper: RGBA(hex: 0xFAFAF7), c1: RGBA(hex: 0x262629), c2: RGBA(hex: 0x59595E),
+        c3: RGBA(hex: 0x77777C), accent: RGBA(hex: 0xD94033))
     /// SPEC §3's dark palette.
-    public static let dark = Palette(paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xB8B8BA),
-                                     c3: RGBA(hex: 0x9A9A9C), accent: RGBA(hex: 0xF2594D))
+    public static let dark = Palette(
+        paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xB8B8BA),
+        c3: RGBA(hex: 0x9A9A9C), accent: RGBA(hex: 0xF2594D))
 
     /// The colour of a role.
     public subscript(token: ColorToken) -> RGBA {

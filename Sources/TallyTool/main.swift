@@ -1,4 +1,4 @@
-import TallyPOSIX
 import TallyCommands
+import TallyPOSIX
 
 exit(TallyCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

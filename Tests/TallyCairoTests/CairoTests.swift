@@ -28,9 +28,13 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         let png = try render(TallyCount(exactly: 1234)!, RenderSettings(format: .png))
         let text = String(decoding: png, as: UTF8.self)
         #expect(text.contains("tEXtTitle\u{0}1,234 tally marks"))
-        #expect(text.contains("tEXtDescription\u{0}1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes"))
+        #expect(
+            text.contains(
+                "tEXtDescription\u{0}1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes"))
         let labelled = try render(TallyCount(exactly: 3)!, RenderSettings(format: .png, label: "Tage ohne Zucker — 三"))
-        #expect(String(decoding: labelled, as: UTF8.self).contains("iTXtTitle\u{0}\u{0}\u{0}\u{0}\u{0}Tage ohne Zucker — 三"))
+        #expect(
+            String(decoding: labelled, as: UTF8.self).contains("iTXtTitle\u{0}\u{0}\u{0}\u{0}\u{0}Tage ohne Zucker — 三")
+        )
         // Cairo can still read the file: the chunks and their checksums are right.
         #expect(PNGImage(png: Array(labelled)) != nil)
     }
@@ -43,7 +47,8 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     /// SPEC §5: the smallest colour type; 1 on its paper has a few colours (paper, ink and the
     /// anti-aliased greys of its round caps): indexed, with no transparency.
     @Test func opaqueImagesAreIndexed() throws {
-        let png = try render(TallyCount(exactly: 1)!, RenderSettings(format: .png, appearance: Appearance(background: .paper)))
+        let png = try render(
+            TallyCount(exactly: 1)!, RenderSettings(format: .png, appearance: Appearance(background: .paper)))
         #expect(png[25] == 3 && !String(decoding: png, as: UTF8.self).contains("tRNS"))
         let image = try #require(PNGImage(png: Array(png)))
         #expect(image.pixels[0] == 0xFFFA_FAF7)
@@ -51,7 +56,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
 
     /// Half-transparent ink comes back as it went in: straight alpha in the file.
     @Test func translucentColoursSurvive() throws {
-        let settings = RenderSettings(format: .png, side: .longer(64), appearance: Appearance(background: .color(RGBA(hex: 0x336699, alpha: 0x80))))
+        let settings = RenderSettings(
+            format: .png, side: .longer(64),
+            appearance: Appearance(background: .color(RGBA(hex: 0x336699, alpha: 0x80))))
         let image = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 0)!, settings))))
         // Premultiplied on reading: 0x80 alpha, each channel scaled by 128/255.
         let pixel = image.pixels[0]
@@ -61,7 +68,8 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
 
     @Test func sameArgumentsSameBytes() throws {
         for format in [OutputFormat.png, .pdf] {
-            let settings = RenderSettings(format: format, appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 4)
+            let settings = RenderSettings(
+                format: format, appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 4)
             #expect(try render(TallyCount(exactly: 9999)!, settings) == render(TallyCount(exactly: 9999)!, settings))
         }
     }
@@ -72,7 +80,8 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         let none = RenderSettings(format: .png, appearance: Appearance(background: .none))
         let pixels = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, none))))
         #expect(pixels.pixels[0] == 0)
-        let paper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, RenderSettings(format: .png)))))
+        let paper = try #require(
+            PNGImage(png: Array(try render(TallyCount(exactly: 1)!, RenderSettings(format: .png)))))
         #expect(paper.pixels[0] == 0xFFFA_FAF7)
         let dark = RenderSettings(format: .png, appearance: Appearance(theme: .dark, background: .paper))
         let darkPaper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, dark))))
@@ -86,7 +95,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         let text = String(decoding: pdf, as: UTF8.self)
         #expect(text.hasPrefix("%PDF-"))
         #expect(text.contains("/Title (9,999 tally marks)"))
-        #expect(text.components(separatedBy: "/Type /Page\n").count + text.components(separatedBy: "/Type /Page ").count - 2 >= 1)
+        #expect(
+            text.components(separatedBy: "/Type /Page\n").count + text.components(separatedBy: "/Type /Page ").count - 2
+                >= 1)
         // The block is taller than wide (its rows 43 apart, its squares 28): 512 px tall.
         #expect(text.contains("/MediaBox [ 0 0 457 512 ]"))
     }
@@ -100,8 +111,12 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         #expect(try TallyProcess.run(["render", "42", "-o", path]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == fixed)
         #expect(String(decoding: fixed, as: UTF8.self).contains("19700101000000"))
-        #expect(try TallyProcess.run(["render", "42", "-o", path], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
-        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).contains("20231114221320"))
+        #expect(
+            try TallyProcess.run(["render", "42", "-o", path], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status
+                == 0)
+        #expect(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).contains("20231114221320")
+        )
         let bad = try TallyProcess.run(["render", "42", "-o", path], environment: ["SOURCE_DATE_EPOCH": "yesterday"])
         expectOneLineError(bad, status: 64, mentioning: "SOURCE_DATE_EPOCH")
     }
@@ -124,7 +139,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
         let area = try TallyProcess.run(["render", "10000", "--size", "16384", "-o", path])
         expectOneLineError(area, status: 64, mentioning: "megapixels")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-        #expect(throws: RenderError.self) { try Renderer.render(TallyCount(exactly: 5)!, RenderSettings(format: .png, side: .longer(1e9))) }
+        #expect(throws: RenderError.self) {
+            try Renderer.render(TallyCount(exactly: 5)!, RenderSettings(format: .png, side: .longer(1e9)))
+        }
     }
 
     // `script` gives the child a terminal.
@@ -141,7 +158,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
 /// PDF refuses and control characters become U+FFFD.
 @Suite struct MetadataTextTests {
     /// Labels as scalar values: Swift refuses some noncharacters in string literals.
-    @Test(arguments: [[0x61, 0xFFFE, 0x62], [0xFFFF], [0x78, 0xFDD0], [0x1FFFE], [0x61, 0x85, 0x62, 0x07, 0x63, 0x7F]] as [[UInt32]])
+    @Test(
+        arguments: [[0x61, 0xFFFE, 0x62], [0xFFFF], [0x78, 0xFDD0], [0x1FFFE], [0x61, 0x85, 0x62, 0x07, 0x63, 0x7F]]
+            as [[UInt32]])
     func everyLabelIsWritten(_ scalars: [UInt32]) throws {
         var label = ""
         for value in scalars { label.unicodeScalars.append(try #require(Unicode.Scalar(value))) }
@@ -181,7 +200,10 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
             ("light-64", RenderSettings(side: .longer(64), appearance: Appearance(background: .paper))),
             ("light-256", RenderSettings(side: .longer(256), appearance: Appearance(background: .paper))),
             ("light-1024", RenderSettings(side: .longer(1024), appearance: Appearance(background: .paper))),
-            ("dark-ink", RenderSettings(side: .longer(320), appearance: Appearance(theme: .dark), style: .ink, seed: 3)),
+            (
+                "dark-ink",
+                RenderSettings(side: .longer(320), appearance: Appearance(theme: .dark), style: .ink, seed: 3)
+            ),
         ]
         for count in TallyCount.thresholds {
             for (name, base) in variants {
@@ -197,10 +219,14 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
                 #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
                 let theirs = try #require(PNGImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: rsvgPath)))))
                 let ours = try #require(PNGImage(png: Array(try render(count, pngSettings))))
-                let difference = try #require(ours.difference(from: theirs, channelThreshold: 48), "sizes differ for \(count) \(name)")
-                if ProcessInfo.processInfo.environment["TALLY_SHOW_METRICS"] != nil { print("count \(count) \(name): mean \(difference.mean), differing \(difference.differingShare)") }
-                #expect(difference.mean <= Self.maximumMean && difference.differingShare <= Self.maximumDifferingShare,
-                        "count \(count) \(name): mean \(difference.mean), differing \(difference.differingShare)")
+                let difference = try #require(
+                    ours.difference(from: theirs, channelThreshold: 48), "sizes differ for \(count) \(name)")
+                if ProcessInfo.processInfo.environment["TALLY_SHOW_METRICS"] != nil {
+                    print("count \(count) \(name): mean \(difference.mean), differing \(difference.differingShare)")
+                }
+                #expect(
+                    difference.mean <= Self.maximumMean && difference.differingShare <= Self.maximumDifferingShare,
+                    "count \(count) \(name): mean \(difference.mean), differing \(difference.differingShare)")
             }
         }
     }

@@ -17,19 +17,23 @@ import TallyTestSupport
     @Test(arguments: [UInt64(7), 99, 137, 1_000, 1_234, 10_000, 99_999, 1_234_567, 9_223_372_036_854_775_807])
     func axisAlignedPensLandOnWholePixels(_ value: UInt64) throws {
         for size in [64.0, 160, 256, 700] {
-            let (scene, viewport, _) = try Renderer.layout(try count(value), RenderSettings(format: .png, side: .longer(size)))
+            let (scene, viewport, _) = try Renderer.layout(
+                try count(value), RenderSettings(format: .png, side: .longer(size)))
             let scale = viewport.pixelsPerUnit
             for mark in scene.marks where !mark.kind.isFilled && mark.kind != .caption {
                 let axisAligned = mark.segments.allSatisfy { $0.start.x == $0.end.x || $0.start.y == $0.end.y }
                 guard axisAligned else { continue }
                 let pen = mark.width * scale
-                #expect(abs(pen - pen.rounded()) < 1e-6 && pen.rounded() >= 1, "\(value) at \(size) px: a \(mark.kind) pen of \(pen) px")
+                #expect(
+                    abs(pen - pen.rounded()) < 1e-6 && pen.rounded() >= 1,
+                    "\(value) at \(size) px: a \(mark.kind) pen of \(pen) px")
                 for segment in mark.segments {
                     // The pen's edge: the centre less half the pen, in pixels, is a whole number.
                     let x = (segment.start.x - viewport.visible.minX) * scale - pen / 2
                     let y = (segment.start.y - viewport.visible.minY) * scale - pen / 2
                     let edge = segment.start.x == segment.end.x ? x : y
-                    #expect(abs(edge - edge.rounded()) < 1e-6, "\(value) at \(size) px: a \(mark.kind) edge at \(edge) px")
+                    #expect(
+                        abs(edge - edge.rounded()) < 1e-6, "\(value) at \(size) px: a \(mark.kind) edge at \(edge) px")
                 }
             }
         }
@@ -55,7 +59,12 @@ import TallyTestSupport
         var runs: [Int] = []
         var run = 0
         for alpha in alphas + [0] {
-            if alpha == 255 { run += 1 } else if run > 0 { runs.append(run); run = 0 }
+            if alpha == 255 {
+                run += 1
+            } else if run > 0 {
+                runs.append(run)
+                run = 0
+            }
         }
         #expect(runs.count == 20 && Set(runs).count == 1, "sides \(runs)")
     }
@@ -66,7 +75,7 @@ import TallyTestSupport
         let settings = RenderSettings(format: .png, side: .longer(256), caption: true)
         let layout = try Renderer.layout(try count(99_999), settings)
         let glyphs = layout.scene.marks.filter { $0.kind == .caption }
-        #expect(glyphs.count == 6)   // 9 9 , 9 9 9
+        #expect(glyphs.count == 6)  // 9 9 , 9 9 9
         let tally = try #require(Scene(count: try count(99_999)).inkBounds)
         #expect(glyphs.allSatisfy { $0.segments.allSatisfy { $0.start.y > tally.maxY && $0.end.y > tally.maxY } })
         // Centred under the tally, and taller than a glance needs (about 20 px at 256 px wide).
@@ -76,14 +85,20 @@ import TallyTestSupport
         #expect(abs((minX + maxX) / 2 - layout.viewport.visible.minX - layout.viewport.visible.width / 2) < 1)
         #expect((try #require(ys.max()) - (try #require(ys.min()))) * layout.viewport.pixelsPerUnit > 15)
         // With --no-caption the image is shorter: the caption adds its own band.
-        let plain = try Renderer.layout(try count(99_999), RenderSettings(format: .png, side: .longer(256), caption: false))
+        let plain = try Renderer.layout(
+            try count(99_999), RenderSettings(format: .png, side: .longer(256), caption: false))
         #expect(plain.viewport.height < layout.viewport.height)
         #expect(!plain.scene.marks.contains { $0.kind == .caption })
         // The PNG has ink in the caption's band, and the SVG draws the same glyphs as paths.
         let image = try #require(PNGImage(png: try Renderer.render(layout, settings)))
-        let band = Int(((try #require(ys.min())) - layout.viewport.visible.minY) * layout.viewport.pixelsPerUnit)..<image.height
+        let band =
+            Int(
+                ((try #require(ys.min())) - layout.viewport.visible.minY) * layout.viewport.pixelsPerUnit)..<image
+            .height
         // Ink: pixels darker than the paper by a clear step (the PNG is on its paper).
-        let inked = band.reduce(0) { sum, y in sum + (0..<image.width).filter { image.pixels[y * image.width + $0] & 0xFF < 0xC0 }.count }
+        let inked = band.reduce(0) { sum, y in
+            sum + (0..<image.width).filter { image.pixels[y * image.width + $0] & 0xFF < 0xC0 }.count
+        }
         #expect(inked > 100)
         var svgSettings = settings
         svgSettings.format = .svg
@@ -99,7 +114,9 @@ import TallyTestSupport
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("fonts.conf")
-        try Data("<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig></fontconfig>\n".utf8).write(to: empty)
+        try Data(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig></fontconfig>\n".utf8
+        ).write(to: empty)
         let arguments = ["gallery", "25,99,100,1000,9999,10000,99999", "-f", format, "-o", "-"]
         let withFonts = try TallyProcess.run(arguments)
         let withoutFonts = try TallyProcess.run(arguments, environment: ["FONTCONFIG_FILE": empty.path])

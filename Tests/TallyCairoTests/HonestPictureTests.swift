@@ -38,8 +38,13 @@ import TallyTestSupport
     }
 
     /// A colour laid over another at an opacity, as Cairo and browsers blend (in sRGB values).
-    private static func over(_ top: (Double, Double, Double), _ bottom: (Double, Double, Double), _ alpha: Double) -> (Double, Double, Double) {
-        (alpha * top.0 + (1 - alpha) * bottom.0, alpha * top.1 + (1 - alpha) * bottom.1, alpha * top.2 + (1 - alpha) * bottom.2)
+    private static func over(_ top: (Double, Double, Double), _ bottom: (Double, Double, Double), _ alpha: Double) -> (
+        Double, Double, Double
+    ) {
+        (
+            alpha * top.0 + (1 - alpha) * bottom.0, alpha * top.1 + (1 - alpha) * bottom.1,
+            alpha * top.2 + (1 - alpha) * bottom.2
+        )
     }
 
     /// An opaque pixel of a decoded PNG as RGB.
@@ -50,10 +55,11 @@ import TallyTestSupport
     // MARK: Contrast
 
     /// SPEC §3's palette as this project draws it, and SPEC §2's opacities, pinned as literals.
-    static let palettes: [(name: String, theme: Theme, paper: UInt32, c1: UInt32, c2: UInt32, c3: UInt32, accent: UInt32)] = [
-        ("light", .light, 0xFAFAF7, 0x262629, 0x59595E, 0x77777C, 0xD94033),
-        ("dark", .dark, 0x1C1C1F, 0xEBEBED, 0xB8B8BA, 0x9A9A9C, 0xF2594D),
-    ]
+    static let palettes:
+        [(name: String, theme: Theme, paper: UInt32, c1: UInt32, c2: UInt32, c3: UInt32, accent: UInt32)] = [
+            ("light", .light, 0xFAFAF7, 0x262629, 0x59595E, 0x77777C, 0xD94033),
+            ("dark", .dark, 0x1C1C1F, 0xEBEBED, 0xB8B8BA, 0x9A9A9C, 0xF2594D),
+        ]
     static let capOverDetailOpacity = 0.8
     static let washOpacity = 0.55
 
@@ -61,10 +67,14 @@ import TallyTestSupport
     /// pinned to two decimals: 3:1 at least (WCAG 2.2, 1.4.11), in a deliberate order: strokes
     /// and lines, then crosses and diagonals, then boxes, then caps over detail, then washes.
     static let expected: [String: [String: Double]] = [
-        "light": ["stroke": 14.43, "line": 14.43, "cross": 6.66, "diagonal": 6.66, "caption": 6.66, "slash": 4.24,
-                  "box": 4.26, "cap over detail": 4.14, "progress": 3.51],
-        "dark": ["stroke": 14.28, "line": 14.28, "cross": 8.58, "diagonal": 8.58, "caption": 8.58, "slash": 5.11,
-                 "box": 6.05, "cap over detail": 5.96, "progress": 5.20],
+        "light": [
+            "stroke": 14.43, "line": 14.43, "cross": 6.66, "diagonal": 6.66, "caption": 6.66, "slash": 4.24,
+            "box": 4.26, "cap over detail": 4.14, "progress": 3.51,
+        ],
+        "dark": [
+            "stroke": 14.28, "line": 14.28, "cross": 8.58, "diagonal": 8.58, "caption": 8.58, "slash": 5.11,
+            "box": 6.05, "cap over detail": 5.96, "progress": 5.20,
+        ],
     ]
 
     @Test(arguments: [0, 1])
@@ -72,18 +82,23 @@ import TallyTestSupport
         let palette = Self.palettes[index]
         // The code's palette and opacities are the ones pinned here.
         let drawn = Appearance(theme: palette.theme).palette
-        #expect(drawn.paper == RGBA(hex: palette.paper) && drawn.c1 == RGBA(hex: palette.c1) && drawn.c2 == RGBA(hex: palette.c2)
-                    && drawn.c3 == RGBA(hex: palette.c3) && drawn.accent == RGBA(hex: palette.accent), "\(palette.name)")
+        #expect(
+            drawn.paper == RGBA(hex: palette.paper) && drawn.c1 == RGBA(hex: palette.c1)
+                && drawn.c2 == RGBA(hex: palette.c2)
+                && drawn.c3 == RGBA(hex: palette.c3) && drawn.accent == RGBA(hex: palette.accent), "\(palette.name)")
         let over = try #require(Scene(count: 25).marks.first { $0.kind == .cross })
         #expect(over.opacity == Self.capOverDetailOpacity)
-        let wash = try Renderer.layout(10_001, RenderSettings(format: .png, side: .longer(64))).scene.marks.first { $0.kind == .progress }
+        let wash = try Renderer.layout(10_001, RenderSettings(format: .png, side: .longer(64))).scene.marks.first {
+            $0.kind == .progress
+        }
         #expect(try #require(wash).opacity == Self.washOpacity)
 
         let paper = Self.rgb(palette.paper)
         let colours: [String: (Double, Double, Double)] = [
             "stroke": Self.rgb(palette.c1), "line": Self.rgb(palette.c1), "cross": Self.rgb(palette.c2),
             "diagonal": Self.rgb(palette.c2), "caption": Self.rgb(palette.c2), "slash": Self.rgb(palette.accent),
-            "box": Self.rgb(palette.c3), "cap over detail": Self.over(Self.rgb(palette.c2), paper, Self.capOverDetailOpacity),
+            "box": Self.rgb(palette.c3),
+            "cap over detail": Self.over(Self.rgb(palette.c2), paper, Self.capOverDetailOpacity),
             "progress": Self.over(Self.rgb(palette.c1), paper, Self.washOpacity),
         ]
         let expected = try #require(Self.expected[palette.name])
@@ -95,7 +110,9 @@ import TallyTestSupport
         // The marks that carry large counts are never the faintest: only the wash is fainter
         // than the boxes, and the boxes are fainter than the crosses and lines.
         let ratios = expected
-        #expect(ratios["box"]! > ratios["progress"]! && ratios["cross"]! > ratios["box"]! && ratios["line"]! > ratios["cross"]!)
+        #expect(
+            ratios["box"]! > ratios["progress"]! && ratios["cross"]! > ratios["box"]!
+                && ratios["line"]! > ratios["cross"]!)
         let large = ["box", "line", "cross", "diagonal", "cap over detail"].map { ratios[$0]! }
         #expect(ratios["progress"]! <= large.min()!)
     }
@@ -107,14 +124,17 @@ import TallyTestSupport
         let palette = Self.palettes[index]
         let expected = try #require(Self.expected[palette.name])
         let cases: [(String, MarkKind, ColorToken, Double)] = [
-            ("stroke", .stroke, .c1, 1), ("slash", .slash, .accent, 1), ("cross", .cross, .c2, 1), ("box", .box, .c3, 1),
+            ("stroke", .stroke, .c1, 1), ("slash", .slash, .accent, 1), ("cross", .cross, .c2, 1),
+            ("box", .box, .c3, 1),
             ("line", .line, .c1, 1), ("diagonal", .diagonal, .c2, 1), ("caption", .caption, .c2, 1),
             ("cap over detail", .cross, .c2, Self.capOverDetailOpacity), ("progress", .progress, .c1, Self.washOpacity),
         ]
-        let settings = RenderSettings(format: .png, side: .longer(128), appearance: Appearance(theme: palette.theme, background: .paper))
+        let settings = RenderSettings(
+            format: .png, side: .longer(128), appearance: Appearance(theme: palette.theme, background: .paper))
         for (name, kind, token, opacity) in cases {
             // One wide mark across a twenty-five-unit's cell: a solid middle, whatever the pen.
-            let segments = kind.isFilled
+            let segments =
+                kind.isFilled
                 ? [Segment(5, 5, 25, 5), Segment(25, 5, 25, 25), Segment(25, 25, 5, 25), Segment(5, 25, 5, 5)]
                 : [Segment(5, 15, 25, 15)]
             let mark = Mark(kind: kind, unit: 1, color: token, width: 8, segments: segments, opacity: opacity)
@@ -122,8 +142,9 @@ import TallyTestSupport
             let image = try #require(PNGImage(png: try Renderer.render(scene: scene, settings)))
             let middle = image.pixels[(image.height / 2) * image.width + image.width / 2]
             let ratio = Self.contrast(Self.rgb(pixel: middle), Self.rgb(palette.paper))
-            #expect(abs(ratio - (try #require(expected[name]))) < 0.05 && ratio >= 3,
-                    "\(palette.name) \(name): the drawn pixel is \(ratio):1 against the paper")
+            #expect(
+                abs(ratio - (try #require(expected[name]))) < 0.05 && ratio >= 3,
+                "\(palette.name) \(name): the drawn pixel is \(ratio):1 against the paper")
         }
     }
 
@@ -133,7 +154,8 @@ import TallyTestSupport
     /// on one canvas of the paper colour from their top left corners.
     private func clearlyDiffering(_ a: PNGImage, _ b: PNGImage) -> Int {
         let paper: UInt32 = 0xFFFA_FAF7
-        let width = max(a.width, b.width), height = max(a.height, b.height)
+        let width = max(a.width, b.width)
+        let height = max(a.height, b.height)
         func at(_ image: PNGImage, _ x: Int, _ y: Int) -> UInt32 {
             x < image.width && y < image.height ? image.pixels[y * image.width + x] : paper
         }
@@ -206,7 +228,10 @@ import TallyTestSupport
                         let (nx, ny) = (x + dx, y + dy)
                         guard nx >= 0, ny >= 0, nx < image.width, ny < image.height else { continue }
                         let next = ny * image.width + nx
-                        if !seen[next] && inked(next) { seen[next] = true; stack.append(next) }
+                        if !seen[next] && inked(next) {
+                            seen[next] = true
+                            stack.append(next)
+                        }
                     }
                 }
             }

@@ -17,7 +17,9 @@ import TallyTestSupport
     /// The IHDR colour type and bit depth of a PNG, and whether it has a tRNS chunk.
     private func kind(_ png: [UInt8]) throws -> (colour: UInt8, depth: UInt8, transparency: Bool, palette: Int) {
         try #require(png.count > 33)
-        var at = 8, transparency = false, palette = 0
+        var at = 8
+        var transparency = false
+        var palette = 0
         while at + 8 <= png.count {
             let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
             let type = String(decoding: png[at + 4..<at + 8], as: UTF8.self)
@@ -41,7 +43,9 @@ import TallyTestSupport
         let file = directory.appendingPathComponent("t.png")
         try Data(png).write(to: file)
         let out = directory.appendingPathComponent("t.rgba")
-        let run = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" \"$1\" \"$2\" > \"$3\"", python.path, Self.decoder.path, file.path, out.path])
+        let run = try runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "\"$0\" \"$1\" \"$2\" > \"$3\"", python.path, Self.decoder.path, file.path, out.path])
         try #require(run.status == 0, "\(name): \(run.stderr)")
         let bytes = [UInt8](try Data(contentsOf: out))
         let newline = try #require(bytes.firstIndex(of: 10))
@@ -51,7 +55,9 @@ import TallyTestSupport
         try #require(rgba.count == drawn.width * drawn.height * 4)
         var differing = 0
         for (index, pixel) in drawn.pixels.enumerated() {
-            let (r, g, b, a) = (Int(rgba[4 * index]), Int(rgba[4 * index + 1]), Int(rgba[4 * index + 2]), Int(rgba[4 * index + 3]))
+            let (r, g, b, a) = (
+                Int(rgba[4 * index]), Int(rgba[4 * index + 1]), Int(rgba[4 * index + 2]), Int(rgba[4 * index + 3])
+            )
             func premultiplied(_ c: Int) -> UInt32 { UInt32((c * a + 127) / 255) }
             let decoded = UInt32(a) << 24 | premultiplied(r) << 16 | premultiplied(g) << 8 | premultiplied(b)
             if decoded != pixel { differing += 1 }
@@ -63,13 +69,25 @@ import TallyTestSupport
     func indexedAndRGBAOutputsDecodeToWhatCairoDrew() throws {
         let cases: [(String, UInt64, RenderSettings)] = [
             ("9,999 light on paper, 256 px", 9_999, RenderSettings(format: .png)),
-            ("99 dark on paper, 1,024 px", 99, RenderSettings(format: .png, side: .longer(1024), appearance: Appearance(theme: .dark, background: .paper))),
+            (
+                "99 dark on paper, 1,024 px", 99,
+                RenderSettings(
+                    format: .png, side: .longer(1024), appearance: Appearance(theme: .dark, background: .paper))
+            ),
             ("137 transparent", 137, RenderSettings(format: .png, appearance: Appearance(background: .none))),
-            ("Int64.max with its caption, 64 px", 9_223_372_036_854_775_807, RenderSettings(format: .png, side: .longer(64))),
+            (
+                "Int64.max with its caption, 64 px", 9_223_372_036_854_775_807,
+                RenderSettings(format: .png, side: .longer(64))
+            ),
             ("1 at 16 px", 1, RenderSettings(format: .png, side: .longer(16))),
-            ("99 ink on a translucent colour", 99, RenderSettings(format: .png, side: .longer(700),
-                                                                  appearance: Appearance(overrides: [.accent: RGBA(hex: 0x3366FF)], background: .color(RGBA(parsing: "#11223380")!)),
-                                                                  style: .ink, seed: 3)),
+            (
+                "99 ink on a translucent colour", 99,
+                RenderSettings(
+                    format: .png, side: .longer(700),
+                    appearance: Appearance(
+                        overrides: [.accent: RGBA(hex: 0x3366FF)], background: .color(RGBA(parsing: "#11223380")!)),
+                    style: .ink, seed: 3)
+            ),
         ]
         var types: Set<UInt8> = []
         for (name, value, settings) in cases {
@@ -87,7 +105,8 @@ import TallyTestSupport
         let paper = try kind(try Renderer.render(9_999, RenderSettings(format: .png)))
         #expect(paper.colour == 3 && !paper.transparency && paper.palette <= 256, "\(paper)")
         #expect(paper.depth == (paper.palette <= 2 ? 1 : paper.palette <= 4 ? 2 : paper.palette <= 16 ? 4 : 8))
-        let clear = try kind(try Renderer.render(137, RenderSettings(format: .png, appearance: Appearance(background: .none))))
+        let clear = try kind(
+            try Renderer.render(137, RenderSettings(format: .png, appearance: Appearance(background: .none))))
         #expect(clear.colour == 3 && clear.transparency, "\(clear)")
         // An empty image on its paper: one colour, one bit.
         let empty = try kind(try Renderer.render(0, RenderSettings(format: .png)))
@@ -98,10 +117,13 @@ import TallyTestSupport
     /// (translucent colours first, then first appearance), and the 257th colour making RGBA.
     @Test(arguments: [(1, 1), (2, 1), (3, 2), (4, 2), (5, 4), (16, 4), (17, 8), (256, 8), (257, 0), (300, 0)])
     func bitDepthsAndTheLimit(_ colours: Int, _ depth: Int) throws {
-        let width = 20, height = 20
+        let width = 20
+        let height = 20
         var pixels = (0..<(width * height)).map { index -> UInt32 in 0xFF00_0000 | UInt32(index % colours) &* 0x010305 }
-        if colours == 3 { pixels[7] = 0x8000_0000 }   // one translucent black among two opaque colours
-        let image = pixels.withUnsafeBufferPointer { IndexedImage(width: width, height: height, stride: width, pixels: $0.baseAddress!) }
+        if colours == 3 { pixels[7] = 0x8000_0000 }  // one translucent black among two opaque colours
+        let image = pixels.withUnsafeBufferPointer {
+            IndexedImage(width: width, height: height, stride: width, pixels: $0.baseAddress!)
+        }
         guard depth > 0 else {
             #expect(image == nil, "257 colours must stay RGBA")
             return
@@ -126,7 +148,8 @@ import TallyTestSupport
 
     /// The same pixels give the same bytes.
     @Test func bytesAreDeterministic() throws {
-        let settings = RenderSettings(format: .png, side: .longer(300), appearance: Appearance(background: .none), style: .ink, seed: 9)
+        let settings = RenderSettings(
+            format: .png, side: .longer(300), appearance: Appearance(background: .none), style: .ink, seed: 9)
         #expect(try Renderer.render(1_234, settings) == Renderer.render(1_234, settings))
     }
 }

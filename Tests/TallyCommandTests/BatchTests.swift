@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TallyTestSupport
+import Testing
 
 @Suite struct BatchTests {
     private func files(_ directory: URL) throws -> [String] {
@@ -57,7 +57,9 @@ import TallyTestSupport
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out").path
-        let run = try runProgram(shell, ["-c", "umask 027 && '\(TallyProcess.executable.path)' batch 0...3000 -j 8 -f json --out-dir '\(out)'"])
+        let run = try runProgram(
+            shell,
+            ["-c", "umask 027 && '\(TallyProcess.executable.path)' batch 0...3000 -j 8 -f json --out-dir '\(out)'"])
         #expect(run.status == 0, "\(run.stderr)")
         var wrong: [String] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: out) {
@@ -73,15 +75,20 @@ import TallyTestSupport
     /// read it could see another's momentary 0 and create a file 0666. The race is too narrow to
     /// catch by its effect; its cause is countable: the umask is read once a process, whatever
     /// the number of files.
-    @Test(.enabled(if: canRun(strace), "needs strace (make test-deps installs it)"),
-          .disabled(if: underSanitizer, "the sanitizer's runtime reads the umask too"))
+    @Test(
+        .enabled(if: canRun(strace), "needs strace (make test-deps installs it)"),
+        .disabled(if: underSanitizer, "the sanitizer's runtime reads the umask too"))
     func theUmaskIsReadOncePerProcess() throws {
         let strace = try #require(Self.strace, "strace is missing")
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("strace.log").path
-        let run = try runProgram(strace, ["-f", "-e", "trace=umask", "-o", log, TallyProcess.executable.path,
-                                          "batch", "0...199", "-j", "4", "-f", "json", "--out-dir", directory.appendingPathComponent("out").path])
+        let run = try runProgram(
+            strace,
+            [
+                "-f", "-e", "trace=umask", "-o", log, TallyProcess.executable.path,
+                "batch", "0...199", "-j", "4", "-f", "json", "--out-dir", directory.appendingPathComponent("out").path,
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         let calls = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "umask(").count - 1
         #expect(calls == 2, "\(calls) umask calls for 200 files")
@@ -96,17 +103,20 @@ import TallyTestSupport
         #expect(run.status == 0)
         #expect(run.stderr.hasPrefix("tally: wrote 4 files, "), "\(run.stderr)")
         #expect(try files(out) == ["tally-1.json", "tally-2.json", "tally-3.json", "tally-5.json"])
-        expectOneLineError(try TallyProcess.run(["batch", "1", "--out-dir", ""]), status: 64, mentioning: "--out-dir '' is empty")
+        expectOneLineError(
+            try TallyProcess.run(["batch", "1", "--out-dir", ""]), status: 64, mentioning: "--out-dir '' is empty")
     }
 
-    static let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? URL(fileURLWithPath: "/usr/bin/time") : nil
+    static let gnuTime =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? URL(fileURLWithPath: "/usr/bin/time") : nil
 
     /// A batch draws PNG and PDF images within a pixel budget (64 megapixels,
     /// or TALLY_BATCH_MEGAPIXELS), so three images on three workers under a budget of one peak
     /// at about the memory of one, where unbounded they took three times as much.
-    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"),
-          .enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"),
-          .disabled(if: underSanitizer, "a sanitizer's shadow memory is in the peak"))
+    @Test(
+        .enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"),
+        .enabled(if: canRun(gnuTime), "needs GNU time (make test-deps installs it)"),
+        .disabled(if: underSanitizer, "a sanitizer's shadow memory is in the peak"))
     func largeImagesInABatchStayWithinTheBudget() throws {
         let time = try #require(Self.gnuTime, "GNU time is missing")
         let directory = try TallyProcess.temporaryDirectory()
@@ -119,26 +129,40 @@ import TallyTestSupport
             return Int(run.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? 0
         }
         // 3,000 px squares: 9 megapixels each.
-        let single = try peakKilobytes(["render", "9999", "--fit", "frame", "--size", "3000", "-f", "png", "-o", directory.appendingPathComponent("one.png").path])
-        let batch = try peakKilobytes(["batch", "9999,9998,9997", "--fit", "frame", "--size", "3000", "-f", "png", "-j", "3",
-                                       "--out-dir", directory.appendingPathComponent("out").path], ["TALLY_BATCH_MEGAPIXELS": "10"])
+        let single = try peakKilobytes([
+            "render", "9999", "--fit", "frame", "--size", "3000", "-f", "png", "-o",
+            directory.appendingPathComponent("one.png").path,
+        ])
+        let batch = try peakKilobytes(
+            [
+                "batch", "9999,9998,9997", "--fit", "frame", "--size", "3000", "-f", "png", "-j", "3",
+                "--out-dir", directory.appendingPathComponent("out").path,
+            ], ["TALLY_BATCH_MEGAPIXELS": "10"])
         #expect(single > 0 && Double(batch) < 1.3 * Double(single), "one image \(single) KB, the batch \(batch) KB")
-        expectOneLineError(try TallyProcess.run(["batch", "1", "-f", "png", "--out-dir", directory.path], environment: ["TALLY_BATCH_MEGAPIXELS": "lots"]),
-                           status: 64, mentioning: "TALLY_BATCH_MEGAPIXELS 'lots'")
+        expectOneLineError(
+            try TallyProcess.run(
+                ["batch", "1", "-f", "png", "--out-dir", directory.path],
+                environment: ["TALLY_BATCH_MEGAPIXELS": "lots"]),
+            status: 64, mentioning: "TALLY_BATCH_MEGAPIXELS 'lots'")
     }
 
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func parallelWritesTheSameBytesAsOneAtATime() throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let one = directory.appendingPathComponent("one"), two = directory.appendingPathComponent("two")
-        #expect(try TallyProcess.run(["batch", "thresholds", "-f", "png", "-j", "1", "--out-dir", one.path]).status == 0)
-        #expect(try TallyProcess.run(["batch", "thresholds", "-f", "png", "-j", "2", "--out-dir", two.path]).status == 0)
+        let one = directory.appendingPathComponent("one")
+        let two = directory.appendingPathComponent("two")
+        #expect(
+            try TallyProcess.run(["batch", "thresholds", "-f", "png", "-j", "1", "--out-dir", one.path]).status == 0)
+        #expect(
+            try TallyProcess.run(["batch", "thresholds", "-f", "png", "-j", "2", "--out-dir", two.path]).status == 0)
         let names = try files(one)
         let others = try files(two)
         #expect(names.count == 26 && names == others)
         for name in names {
-            #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: two.appendingPathComponent(name)), "\(name)")
+            #expect(
+                try Data(contentsOf: one.appendingPathComponent(name))
+                    == Data(contentsOf: two.appendingPathComponent(name)), "\(name)")
         }
     }
 
@@ -148,10 +172,15 @@ import TallyTestSupport
         let list = directory.appendingPathComponent("list.txt")
         try "# milestones\n7\n\n  30   # a month\n40...41\r\n".write(to: list, atomically: true, encoding: .utf8)
         let out = directory.appendingPathComponent("out")
-        let run = try TallyProcess.run(["batch", "1,5", "@" + list.path, "-", "-f", "json", "--name", "n{count}.{ext}", "--out-dir", out.path],
-                                       stdin: Data("100\n101...102\n".utf8))
+        let run = try TallyProcess.run(
+            ["batch", "1,5", "@" + list.path, "-", "-f", "json", "--name", "n{count}.{ext}", "--out-dir", out.path],
+            stdin: Data("100\n101...102\n".utf8))
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try files(out) == ["n1.json", "n100.json", "n101.json", "n102.json", "n30.json", "n40.json", "n41.json", "n5.json", "n7.json"])
+        #expect(
+            try files(out) == [
+                "n1.json", "n100.json", "n101.json", "n102.json", "n30.json", "n40.json", "n41.json", "n5.json",
+                "n7.json",
+            ])
     }
 
     /// Lists are read in one pass over their bytes: every line ending
@@ -208,7 +237,9 @@ import TallyTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let list = directory.appendingPathComponent("list.txt")
         try "1\n2\nthree\n".write(to: list, atomically: true, encoding: .utf8)
-        let run = try TallyProcess.run(["batch", "@" + list.path, "--out-dir", directory.appendingPathComponent("out").path])
+        let run = try TallyProcess.run([
+            "batch", "@" + list.path, "--out-dir", directory.appendingPathComponent("out").path,
+        ])
         expectOneLineError(run, status: 64, mentioning: "line 3")
     }
 
@@ -218,7 +249,8 @@ import TallyTestSupport
         let out = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         // A folder where tally-3.svg should go makes that write fail.
-        try FileManager.default.createDirectory(at: out.appendingPathComponent("tally-3.svg"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: out.appendingPathComponent("tally-3.svg"), withIntermediateDirectories: true)
         let run = try TallyProcess.run(["batch", "0...200", "-j", "1", "--out-dir", out.path])
         expectOneLineError(run, status: 73, mentioning: "tally-3.svg")
         let written = try files(out).filter { $0 != "tally-3.svg" }
@@ -233,7 +265,8 @@ import TallyTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("file")
         try Data().write(to: file)
-        expectOneLineError(try TallyProcess.run(["batch", "1", "--out-dir", file.path]), status: 73, mentioning: "--out-dir")
+        expectOneLineError(
+            try TallyProcess.run(["batch", "1", "--out-dir", file.path]), status: 73, mentioning: "--out-dir")
     }
 
     @Test(.enabled(if: canRun(installedProgram("script")), "needs script(1), from util-linux"))
@@ -242,7 +275,8 @@ import TallyTestSupport
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out").path
-        let run = try runProgram(script, ["-qec", "\(TallyProcess.executable.path) batch 0...300 --out-dir \(out)", "/dev/null"])
+        let run = try runProgram(
+            script, ["-qec", "\(TallyProcess.executable.path) batch 0...300 --out-dir \(out)", "/dev/null"])
         #expect(run.status == 0)
         #expect(run.text.contains("/301") && run.text.contains("["))
         #expect(run.text.contains("tally: wrote 301 files"))
@@ -278,7 +312,9 @@ import TallyTestSupport
         // Let it write for a while, then interrupt it mid-batch.
         let deadline = Date().addingTimeInterval(20)
         // Ten finished files (temporary ones start with a dot and do not count).
-        func finished() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { !$0.hasPrefix(".") }.count }
+        func finished() -> Int {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { !$0.hasPrefix(".") }.count
+        }
         while Date() < deadline, finished() < 10 {
             Thread.sleep(forTimeInterval: 0.01)
         }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TallyGeometry
 import TallyTestSupport
+import Testing
 
 /// Counts written with grouping, the default format for a path
 /// without an extension or a device, and help text that says each default once.
@@ -17,14 +17,17 @@ import TallyTestSupport
         for malformed in ["1,23", "12,34,567", "1,234_567", ",123", "1,", "1__234"] {
             expectOneLineError(try TallyProcess.run(["render", malformed]), status: 64, mentioning: "is not a number")
         }
-        expectOneLineError(try TallyProcess.run(["render", "9,223,372,036,854,775,808"]), status: 64, mentioning: "too large")
+        expectOneLineError(
+            try TallyProcess.run(["render", "9,223,372,036,854,775,808"]), status: 64, mentioning: "too large")
     }
 
     /// Grouping round-trips for any count: what `Words.grouped` writes, `TallyCount.parse` reads.
     @Test func groupingRoundTrips() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            let value = UInt64.random(in: 0...UInt64(Int64.max), using: &generator) >> UInt64.random(in: 0...62, using: &generator)
+            let value =
+                UInt64.random(in: 0...UInt64(Int64.max), using: &generator)
+                >> UInt64.random(in: 0...62, using: &generator)
             let grouped = Words.grouped(value)
             #expect(try TallyCount.parse(grouped).get().value == value)
             #expect(try TallyCount.parse(grouped.replacingOccurrences(of: ",", with: "_")).get().value == value)
@@ -41,8 +44,9 @@ import TallyTestSupport
         #expect(try TallyProcess.run(["render", "5", "-o", plain]).status == 0)
         #expect(try String(contentsOfFile: plain, encoding: .utf8).hasPrefix("<svg"))
         // An extension that names no format is still a mistake worth a message.
-        expectOneLineError(try TallyProcess.run(["render", "5", "-o", directory.appendingPathComponent("t.gif").path]),
-                           status: 64, mentioning: "cannot tell the format")
+        expectOneLineError(
+            try TallyProcess.run(["render", "5", "-o", directory.appendingPathComponent("t.gif").path]),
+            status: 64, mentioning: "cannot tell the format")
     }
 
     /// Every option's help says its default once, and no line of any help is wrapped mid-example.
@@ -52,14 +56,21 @@ import TallyTestSupport
         // Options are the lines starting with two spaces and a dash; their text runs on below.
         var entries: [String] = []
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("  -") { entries.append(String(line)) } else if line.hasPrefix("      "), !entries.isEmpty { entries[entries.count - 1] += String(line) }
+            if line.hasPrefix("  -") {
+                entries.append(String(line))
+            } else if line.hasPrefix("      "), !entries.isEmpty {
+                entries[entries.count - 1] += String(line)
+            }
         }
         for entry in entries {
             let defaults = entry.components(separatedBy: "default").count - 1
             #expect(defaults <= 1, "\(command): \(entry)")
         }
         // Example lines (under "Examples:") fit the 80 columns the help is wrapped to.
-        let examples = help.components(separatedBy: "Examples:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
-        for line in examples.split(separator: "\n") { #expect(line.hasPrefix("  "), "\(command): a wrapped example line: \(line)") }
+        let examples =
+            help.components(separatedBy: "Examples:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+        for line in examples.split(separator: "\n") {
+            #expect(line.hasPrefix("  "), "\(command): a wrapped example line: \(line)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TallyEncoding
 
 /// The number writer every SVG and JSON coordinate goes through:
@@ -35,7 +36,7 @@ import Testing
         #expect(DecimalText.fixed(2.5, digits: 0) == "3")
         #expect(DecimalText.fixed(12.3400) == "12.34")
         #expect(DecimalText.fixed(1_234_567) == "1234567")
-        #expect(DecimalText.fixed(Double(Int64.max)) == "9223372036854775808")   // the nearest Double, 2⁶³
+        #expect(DecimalText.fixed(Double(Int64.max)) == "9223372036854775808")  // the nearest Double, 2⁶³
         #expect(DecimalText.fixed(.nan) == "0" && DecimalText.fixed(.infinity) == "0")
         var buffer = TextBuffer(capacity: 1)
         buffer.append(0.5, digits: 3, leadingZero: false)

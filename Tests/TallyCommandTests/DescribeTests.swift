@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TallyTestSupport
+import Testing
 
 @Suite struct DescribeTests {
     @Test func describesInWords() throws {
         let run = try TallyProcess.run(["describe", "1234"])
         #expect(run.status == 0)
-        #expect(run.text == "1,234 tally marks\n1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes\n")
+        #expect(
+            run.text
+                == "1,234 tally marks\n1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes\n")
     }
 
     @Test func describesAsJSON() throws {
@@ -28,7 +30,9 @@ import TallyTestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         let frame = try #require(object["frame"] as? [String: Any])
         #expect(frame["unit"] as? Int == 10_000 && frame["name"] as? String == "ten-thousand-block")
-        expectOneLineError(try TallyProcess.run(["describe", "137", "--frame", "100"]), status: 64, mentioning: "does not fit in --frame '100'")
+        expectOneLineError(
+            try TallyProcess.run(["describe", "137", "--frame", "100"]), status: 64,
+            mentioning: "does not fit in --frame '100'")
     }
 
     @Test func describesNothingAndOne() throws {

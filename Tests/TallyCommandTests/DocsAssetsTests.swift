@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TallyTestSupport
+import Testing
 
 /// The README's images stay what tally draws now: each line of
 /// Examples/docs-assets/assets.txt is drawn again and compared with the committed file.
@@ -25,14 +25,17 @@ import TallyTestSupport
             let fresh = directory.appendingPathComponent(asset.file)
             let run = try TallyProcess.run(asset.arguments + ["-o", fresh.path])
             #expect(run.status == 0, "\(asset.file): \(run.stderr)")
-            let committed = try? Data(contentsOf: Self.folder.appendingPathComponent("images").appendingPathComponent(asset.file))
-            #expect(committed == (try Data(contentsOf: fresh)),
-                    "Examples/docs-assets/images/\(asset.file) is out of date: run make docs-assets")
+            let committed = try? Data(
+                contentsOf: Self.folder.appendingPathComponent("images").appendingPathComponent(asset.file))
+            #expect(
+                committed == (try Data(contentsOf: fresh)),
+                "Examples/docs-assets/images/\(asset.file) is out of date: run make docs-assets")
         }
     }
 
     @Test func theReadmeShowsTheImages() throws {
-        let readme = try String(contentsOf: TallyProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: TallyProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for asset in Self.assets where ["thresholds.svg", "light.svg", "dark.svg", "ink.svg"].contains(asset.file) {
             #expect(readme.contains("Examples/docs-assets/images/\(asset.file)"), "README does not show \(asset.file)")
         }
@@ -40,7 +43,10 @@ import TallyTestSupport
 }
 
 @Suite struct HelpTests {
-    @Test(arguments: [["--help"], ["render", "--help"], ["batch", "--help"], ["gallery", "--help"], ["describe", "--help"], ["help", "render"]])
+    @Test(arguments: [
+        ["--help"], ["render", "--help"], ["batch", "--help"], ["gallery", "--help"], ["describe", "--help"],
+        ["help", "render"],
+    ])
     func helpShowsExamples(_ arguments: [String]) throws {
         let run = try TallyProcess.run(arguments)
         #expect(run.status == 0)

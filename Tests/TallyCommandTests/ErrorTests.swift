@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TallyTestSupport
+import Testing
 
 /// SPEC §6: one line on stderr naming the value and what is allowed; exit 64, 73 or 74.
 @Suite struct ErrorTests {
@@ -58,7 +58,10 @@ import TallyTestSupport
         (["render", "5", "--size", "1e308", "-f", "svg"], "a side of 1e+308 px"),
         (["render", "5", "--size", "-5", "-f", "svg"], "--size '-5' is negative; it must be a positive number"),
         (["render", "5", "--size", "0", "-f", "svg"], "--size '0' must be a positive number"),
-        (["render", "5", "--width", "16000", "-f", "svg"], "gives 256,000,000 pixels; images are at most 16,384 px a side"),
+        (
+            ["render", "5", "--width", "16000", "-f", "svg"],
+            "gives 256,000,000 pixels; images are at most 16,384 px a side"
+        ),
     ])
     func badValuesExit64(_ arguments: [String], _ needle: String) throws {
         expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
@@ -104,13 +107,20 @@ import TallyTestSupport
     @Test func standardOutputFailuresAreReported() throws {
         let shell = try #require(installedProgram("bash"))
         let tally = "'\(TallyProcess.executable.path)'"
-        for command in ["describe 1234 > /dev/full", "--help > /dev/full", "--version > /dev/full",
-                        "render 5 -f svg > /dev/full", "describe 5 >&-"] {
+        for command in [
+            "describe 1234 > /dev/full", "--help > /dev/full", "--version > /dev/full",
+            "render 5 -f svg > /dev/full", "describe 5 >&-",
+        ] {
             let run = try runProgram(shell, ["-c", "\(tally) \(command)"])
             expectOneLineError(run, status: 74, mentioning: "cannot write to standard output")
         }
         for ignore in ["", "trap '' PIPE; "] {
-            let run = try runProgram(shell, ["-c", "\(ignore)\(tally) render 9223372036854775807 --detail full -f json | head -c 10 > /dev/null; echo \"${PIPESTATUS[0]}\""])
+            let run = try runProgram(
+                shell,
+                [
+                    "-c",
+                    "\(ignore)\(tally) render 9223372036854775807 --detail full -f json | head -c 10 > /dev/null; echo \"${PIPESTATUS[0]}\"",
+                ])
             #expect(run.text == "141\n" && run.stderr.isEmpty, "\(ignore): \(run.text) \(run.stderr)")
         }
     }
@@ -125,10 +135,14 @@ import TallyTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let list = directory.appendingPathComponent("counts.txt")
         try Data(("1\n" + String(repeating: "x", count: 100_000) + "\u{1B}\n").utf8).write(to: list)
-        let long = try TallyProcess.run(["batch", "@" + list.path, "--out-dir", directory.appendingPathComponent("o").path])
+        let long = try TallyProcess.run([
+            "batch", "@" + list.path, "--out-dir", directory.appendingPathComponent("o").path,
+        ])
         expectOneLineError(long, status: 64, mentioning: "line 2")
         #expect(long.stderr.utf8.count < 400, "\(long.stderr.utf8.count) bytes of error")
-        let folder = try TallyProcess.run(["batch", "@" + directory.path, "--out-dir", directory.appendingPathComponent("o").path])
+        let folder = try TallyProcess.run([
+            "batch", "@" + directory.path, "--out-dir", directory.appendingPathComponent("o").path,
+        ])
         expectOneLineError(folder, status: 64, mentioning: "it is a folder")
         #expect(!folder.stderr.contains("NSCocoaErrorDomain"))
         let digits = try TallyProcess.run(["render", String(repeating: "9", count: 5_000)])
@@ -144,9 +158,14 @@ import TallyTestSupport
         let long = directory.appendingPathComponent(String(repeating: "n", count: 251) + ".svg").path
         let run = try TallyProcess.run(["render", "5", "-o", long])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [(long as NSString).lastPathComponent])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path) == [
+                (long as NSString).lastPathComponent
+            ])
         let kept = directory.appendingPathComponent("kept.svg").path
-        #expect(FileManager.default.createFile(atPath: kept, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: kept, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640]))
         #expect(try TallyProcess.run(["render", "5", "-o", kept]).status == 0)
         #expect(try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int == 0o640)
         #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix("<svg"))
@@ -165,7 +184,9 @@ import TallyTestSupport
             #expect(FileManager.default.createFile(atPath: target, contents: Data("old bytes".utf8)))
             try FileManager.default.linkItem(atPath: target, toPath: link)
             #expect(try TallyProcess.run(["render", "7", "-o", target]).status == 0)
-            #expect(try String(contentsOfFile: link, encoding: .utf8) == "old bytes", "\(format): the old file was written into")
+            #expect(
+                try String(contentsOfFile: link, encoding: .utf8) == "old bytes",
+                "\(format): the old file was written into")
             #expect(try Data(contentsOf: URL(fileURLWithPath: target)).count > 20)
         }
         // A batch writes the same way.
@@ -175,7 +196,9 @@ import TallyTestSupport
         #expect(FileManager.default.createFile(atPath: target, contents: Data("old bytes".utf8)))
         try FileManager.default.linkItem(atPath: target, toPath: directory.appendingPathComponent("batch-link").path)
         #expect(try TallyProcess.run(["batch", "1...5", "--out-dir", out.path]).status == 0)
-        #expect(try String(contentsOfFile: directory.appendingPathComponent("batch-link").path, encoding: .utf8) == "old bytes")
+        #expect(
+            try String(contentsOfFile: directory.appendingPathComponent("batch-link").path, encoding: .utf8)
+                == "old bytes")
     }
 
     /// Text that looks like a negative number is valid text.
@@ -189,7 +212,8 @@ import TallyTestSupport
         #expect(written.status == 0, "\(written.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["-5"])
         // Numbers stay numbers: a negative size is still named as one.
-        expectOneLineError(try TallyProcess.run(["render", "5", "--size", "-5"]), status: 64, mentioning: "--size '-5' is negative")
+        expectOneLineError(
+            try TallyProcess.run(["render", "5", "--size", "-5"]), status: 64, mentioning: "--size '-5' is negative")
     }
 
     @Test func anOutputThatCannotBeCreatedExits73() throws {
@@ -197,7 +221,9 @@ import TallyTestSupport
         expectOneLineError(run, status: 73, mentioning: "/nonexistent-folder/t.json")
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        expectOneLineError(try TallyProcess.run(["render", "5", "-f", "json", "-o", directory.path]), status: 73, mentioning: "directory")
+        expectOneLineError(
+            try TallyProcess.run(["render", "5", "-f", "json", "-o", directory.path]), status: 73,
+            mentioning: "directory")
     }
 
     @Test func aFailedRunLeavesNoFileBehind() throws {

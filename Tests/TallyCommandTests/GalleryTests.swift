@@ -1,9 +1,10 @@
 import Foundation
+import TallyTestSupport
 import Testing
+
 #if Cairo
 import TallyCairo
 #endif
-import TallyTestSupport
 
 @Suite struct GalleryTests {
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
@@ -15,7 +16,10 @@ import TallyTestSupport
             let run = try TallyProcess.run(["gallery", "-o", path])
             #expect(run.status == 0, "\(ext): \(run.stderr)")
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let prefixes: [String: [UInt8]] = ["svg": Array("<svg".utf8), "png": [0x89, 0x50], "pdf": Array("%PDF".utf8), "html": Array("<!doctype".utf8)]
+            let prefixes: [String: [UInt8]] = [
+                "svg": Array("<svg".utf8), "png": [0x89, 0x50], "pdf": Array("%PDF".utf8),
+                "html": Array("<!doctype".utf8),
+            ]
             #expect(data.starts(with: prefixes[ext]!), "\(ext)")
         }
     }
@@ -23,13 +27,15 @@ import TallyTestSupport
     /// Columns follow the number of tiles (seven are four and three, not six and one),
     /// and --label titles the sheet, escaped.
     @Test func columnsAreBalancedAndTheLabelIsTheTitle() throws {
-        let run = try TallyProcess.run(["gallery", "99,100,999,1000,9999,10000,10001", "-f", "svg", "--label", "Collapses <&>"])
+        let run = try TallyProcess.run([
+            "gallery", "99,100,999,1000,9999,10000,10001", "-f", "svg", "--label", "Collapses <&>",
+        ])
         #expect(run.status == 0)
         // 24 px margins and gaps around 160 px tiles: four columns are 2·24 + 4·160 + 3·24 = 760 px.
         #expect(run.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"gallery\" width=\"760\""))
         #expect(run.text.contains("<title id=\"gallery-title\">Collapses &lt;&amp;&gt;</title>"))
         let six = try TallyProcess.run(["gallery", "1...6", "-f", "svg"])
-        #expect(six.text.contains("width=\"1128\""))   // one full row of six
+        #expect(six.text.contains("width=\"1128\""))  // one full row of six
         let html = try TallyProcess.run(["gallery", "1,2", "-f", "html", "--label", "Days"])
         #expect(html.text.contains("<title>Days</title>"))
     }
@@ -40,20 +46,23 @@ import TallyTestSupport
         let run = try TallyProcess.run(["gallery", "1...1000", "-f", "svg"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text.components(separatedBy: "<svg ").count - 1 == 1_001)
-        expectOneLineError(try TallyProcess.run(["gallery", "1...1000", "--size", "1000", "-f", "svg"]), status: 64,
-                           mentioning: "a gallery of 1,000 counts in 1000 px tiles is")
+        expectOneLineError(
+            try TallyProcess.run(["gallery", "1...1000", "--size", "1000", "-f", "svg"]), status: 64,
+            mentioning: "a gallery of 1,000 counts in 1000 px tiles is")
     }
 
     @Test func theHTMLPageIsSelfContained() throws {
         let run = try TallyProcess.run(["gallery", "-f", "html"])
         #expect(run.status == 0)
         let html = run.text.lowercased()
-        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("url(") && !html.contains("<script") && !html.contains("@import"))
+        #expect(
+            !html.contains("src=") && !html.contains("href=") && !html.contains("url(") && !html.contains("<script")
+                && !html.contains("@import"))
         // One inline SVG and one caption a threshold, each SVG with its own id.
         #expect(html.components(separatedBy: "<svg ").count - 1 == 26)
         #expect(html.contains("<figcaption>9,223,372,036,854,775,807</figcaption>"))
         let ids = html.components(separatedBy: "id=\"tally-").dropFirst().map { $0.prefix { $0 != "\"" } }
-        #expect(ids.count == 3 * 26 && Set(ids).count == ids.count)   // a root, a title and a desc each
+        #expect(ids.count == 3 * 26 && Set(ids).count == ids.count)  // a root, a title and a desc each
     }
 
     #if Cairo
@@ -65,9 +74,13 @@ import TallyTestSupport
         let page = directory.appendingPathComponent("g.html")
         let shot = directory.appendingPathComponent("shot.png")
         #expect(try TallyProcess.run(["gallery", "-o", page.path]).status == 0)
-        let run = try runProgram(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                            "--user-data-dir=" + directory.appendingPathComponent("profile").path,
-                                            "--window-size=1280,1400", "--screenshot=" + shot.path, page.absoluteString])
+        let run = try runProgram(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--user-data-dir=" + directory.appendingPathComponent("profile").path,
+                "--window-size=1280,1400", "--screenshot=" + shot.path, page.absoluteString,
+            ])
         #expect(FileManager.default.fileExists(atPath: shot.path), "chromium: \(run.stderr.suffix(400))")
         // Not blank: the page is paper-coloured, and the tallies put dark and red ink on it.
         let image = try #require(PNGImage(png: Array(try Data(contentsOf: shot))))

@@ -1,9 +1,10 @@
 import Foundation
-import TallyTestSupport
-import Testing
-@testable import TallyGeometry
 import TallyRender
 import TallyStyle
+import TallyTestSupport
+import Testing
+
+@testable import TallyGeometry
 
 /// SPEC §2, "Honest at a glance", as far as the scene and the SVG say it (the pixels are
 /// checked in TallyCairoTests' `HonestPictureTests`).
@@ -54,7 +55,8 @@ import TallyStyle
                 var covered = 0.0
                 for start in stride(from: 0, to: segments.count, by: 4) {
                     let points = segments[start..<start + 4].flatMap { [($0[0], $0[1]), ($0[2], $0[3])] }
-                    let xs = points.map(\.0), ys = points.map(\.1)
+                    let xs = points.map(\.0)
+                    let ys = points.map(\.1)
                     covered += (xs.max()! - xs.min()!) * (ys.max()! - ys.min()!) * scale * scale
                 }
                 // The cell as the scene places it at this scale, in whole pixels each way.
@@ -64,8 +66,10 @@ import TallyStyle
                 let exact = max(1, (share * area).rounded(.down))
                 #expect(share > 0, "\(count) at \(size) px: a wash over an empty unit")
                 // The JSON writes coordinates in fixed precision: a few hundredths of a pixel.
-                #expect(abs(covered - exact) < 0.25,
-                        "\(count) at \(size) px: the wash of its \(level.name) covers \(covered) px of \(area); its share is \(exact)")
+                #expect(
+                    abs(covered - exact) < 0.25,
+                    "\(count) at \(size) px: the wash of its \(level.name) covers \(covered) px of \(area); its share is \(exact)"
+                )
             }
         }
         // Enough of the cases draw a wash for the property to mean something.
@@ -84,14 +88,17 @@ import TallyStyle
 
     /// "Magnitude in the picture": from 10,000 the scene carries the count, under the tally, by
     /// default; below it only when asked; never when told not to.
-    @Test(arguments: [(UInt64(9_999), false), (10_000, true), (99_999, true), (1_000, false), (100_000, true),
-                      (9_223_372_036_854_775_807, true)])
+    @Test(arguments: [
+        (UInt64(9_999), false), (10_000, true), (99_999, true), (1_000, false), (100_000, true),
+        (9_223_372_036_854_775_807, true),
+    ])
     func captionsFromTenThousand(_ count: UInt64, _ captioned: Bool) throws {
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 256] {
             let drawn = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size))).scene
             #expect(drawn.marks.contains { $0.kind == .caption } == captioned, "\(count) at \(size) px")
-            let off = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: false)).scene
+            let off = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: false))
+                .scene
             #expect(!off.marks.contains { $0.kind == .caption })
             let on = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: true)).scene
             #expect(on.marks.contains { $0.kind == .caption })
@@ -117,14 +124,20 @@ import TallyStyle
             #expect(tallest >= 6.99, "\(count) at \(size) px: digits \(tallest) px tall")
             // Inside the image, under the tally.
             let scale = viewport.pixelsPerUnit
-            #expect((xs.min()! - viewport.visible.minX) * scale >= 0 && (xs.max()! - viewport.visible.minX) * scale <= viewport.width)
+            #expect(
+                (xs.min()! - viewport.visible.minX) * scale >= 0
+                    && (xs.max()! - viewport.visible.minX) * scale <= viewport.width)
             #expect((ys.max()! - viewport.visible.minY) * scale <= viewport.height)
-            let tally = scene.marks.filter { $0.kind != .caption }.flatMap { $0.segments.flatMap { [$0.start.y, $0.end.y] } }
+            let tally = scene.marks.filter { $0.kind != .caption }.flatMap {
+                $0.segments.flatMap { [$0.start.y, $0.end.y] }
+            }
             #expect(ys.min()! > (tally.max() ?? -.infinity), "\(count) at \(size) px: the caption overlaps the tally")
         }
         // Int64.max at 64 px cannot show 25 glyphs 7 px tall: its short form has 7 (9.22E18).
-        let narrow = try Renderer.layout(try #require(TallyCount(exactly: 9_223_372_036_854_775_807)),
-                                         RenderSettings(format: .png, side: .longer(64))).scene
+        let narrow = try Renderer.layout(
+            try #require(TallyCount(exactly: 9_223_372_036_854_775_807)),
+            RenderSettings(format: .png, side: .longer(64))
+        ).scene
         #expect(narrow.marks.filter { $0.kind == .caption }.count == 7)
     }
 
@@ -165,7 +178,8 @@ import TallyStyle
     func autoOnARasterSaysItDrawsLight(_ format: String) throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let auto = directory.appendingPathComponent("auto.\(format)"), light = directory.appendingPathComponent("light.\(format)")
+        let auto = directory.appendingPathComponent("auto.\(format)")
+        let light = directory.appendingPathComponent("light.\(format)")
         let run = try TallyProcess.run(["render", "137", "--theme", "auto", "-o", auto.path])
         #expect(run.status == 0)
         let lines = run.stderr.split(separator: "\n")
@@ -197,7 +211,8 @@ import TallyStyle
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 128, 256, 1024] {
             for format in [OutputFormat.png, .svg] {
-                let (scene, viewport, _) = try Renderer.layout(value, RenderSettings(format: format, side: .longer(size)))
+                let (scene, viewport, _) = try Renderer.layout(
+                    value, RenderSettings(format: format, side: .longer(size)))
                 let scale = viewport.pixelsPerUnit
                 let boxes = scene.marks.filter { $0.kind == .box }
                 // Boxes of one unit on one line, by their left edges in pixels.
@@ -211,8 +226,10 @@ import TallyStyle
                 for (key, lefts) in rows where lefts.count > 2 {
                     let sorted = lefts.sorted()
                     let steps = Set(zip(sorted, sorted.dropFirst()).map { (($1 - $0) * 1000).rounded() / 1000 })
-                    #expect(steps.count == 1, "\(count) at \(size) px \(format): steps \(steps.sorted()) in the row \(key)")
-                    #expect(steps.allSatisfy { abs($0 - $0.rounded()) < 0.001 }, "\(count) at \(size) px: steps \(steps)")
+                    #expect(
+                        steps.count == 1, "\(count) at \(size) px \(format): steps \(steps.sorted()) in the row \(key)")
+                    #expect(
+                        steps.allSatisfy { abs($0 - $0.rounded()) < 0.001 }, "\(count) at \(size) px: steps \(steps)")
                 }
             }
         }

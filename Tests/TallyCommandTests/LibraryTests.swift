@@ -1,8 +1,8 @@
 import Foundation
 import Tally
 import TallySVG
-import Testing
 import TallyTestSupport
+import Testing
 
 /// The library in one import, labelled, with no force-unwrap.
 @Suite struct LibraryTests {
@@ -45,7 +45,9 @@ import TallyTestSupport
     @Test func animatedMarksAreAValue() throws {
         let layout = try Renderer.layout(25, RenderSettings())
         for animated: AnimatedMarks in [.none, .all, .only([]), .only([0, 3, layout.scene.marks.count + 5])] {
-            let svg = String(decoding: SVGRenderer.render(layout.scene, viewport: layout.viewport, options: SVGOptions(animated: animated)), as: UTF8.self)
+            let svg = String(
+                decoding: SVGRenderer.render(
+                    layout.scene, viewport: layout.viewport, options: SVGOptions(animated: animated)), as: UTF8.self)
             #expect(svg.hasSuffix("</svg>\n"))
             let drawn = svg.components(separatedBy: "class=\"").dropFirst().filter { $0.contains(" a\"") }.count
             switch animated {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TallyTestSupport
+import Testing
 
 /// The plainest `tally render` (a count, `-o`, `-f`, `--size`, `--detail`) skips the argument
 /// parser. It must be invisible: the same bytes, messages and exit codes as the parser's path,
@@ -11,7 +11,8 @@ import TallyTestSupport
         ["render", "99", "-f", "json"], ["render", "99", "--format", "png"], ["render", "1234", "-f", "pdf"],
         ["render", "1234", "--size", "512", "-f", "svg"], ["render", "--size", "64", "25", "-f", "png"],
         ["render", "5", "-o", "-"], ["render", "7", "--output", "-", "-f", "json"],
-        ["render", "9223372036854775807", "-f", "json", "--detail", "full"], ["render", "9999", "--detail", "auto", "--size", "64"],
+        ["render", "9223372036854775807", "-f", "json", "--detail", "full"],
+        ["render", "9999", "--detail", "auto", "--size", "64"],
         ["render", "5", "--detail", "most"],
         // Failures: the plain path hands them to the parser.
         ["render", "abc"], ["render", "1,5"], ["render", "99999999999999999999"], ["render", "5", "--size", "0"],
@@ -39,7 +40,9 @@ import TallyTestSupport
             let parsedPath = directory.appendingPathComponent("parsed-" + name).path
             #expect(try TallyProcess.run(["render", "1234", "-o", plainPath]).status == 0)
             #expect(try TallyProcess.run(["render", "1234", "-o", parsedPath, "--scale", "1"]).status == 0)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: plainPath)) == Data(contentsOf: URL(fileURLWithPath: parsedPath)), "\(name)")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: plainPath))
+                    == Data(contentsOf: URL(fileURLWithPath: parsedPath)), "\(name)")
         }
         let missing = directory.appendingPathComponent("no/such/folder/t.svg").path
         let plain = try TallyProcess.run(["render", "5", "-o", missing])

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TallyTestSupport
 import TallyEncoding
 import TallyGeometry
+import TallyTestSupport
+import Testing
 
 @Suite struct RenderJSONTests {
     private func marks(_ run: TallyRun) throws -> [[String: Any]] {
@@ -18,7 +18,10 @@ import TallyGeometry
         let run = try TallyProcess.run(["render", "137", "-f", "json"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
-        #expect(histogram(try marks(run)) == ["stroke(1)": 30, "slash(5)": 7, "cross(25)": 1, "cross(100)": 1, "box(100)": 1])
+        #expect(
+            histogram(try marks(run)) == [
+                "stroke(1)": 30, "slash(5)": 7, "cross(25)": 1, "cross(100)": 1, "box(100)": 1,
+            ])
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         #expect(object["count"] as? Int == 137)
         let frame = try #require(object["frame"] as? [String: Any])
@@ -35,7 +38,8 @@ import TallyGeometry
 
     @Test func everyMarkHasTheSpecFields() throws {
         let marks = try marks(try TallyProcess.run(["render", "10001", "-f", "json"]))
-        let kinds = Set(MarkKind.allCases.map(\.rawValue)), colors = Set(ColorToken.allCases.map(\.rawValue))
+        let kinds = Set(MarkKind.allCases.map(\.rawValue))
+        let colors = Set(ColorToken.allCases.map(\.rawValue))
         for mark in marks {
             #expect(kinds.contains(mark["kind"] as? String ?? ""))
             #expect(colors.contains(mark["color"] as? String ?? ""))
@@ -55,7 +59,8 @@ import TallyGeometry
     @Test func aSizeTurnsOnTheLevelOfDetail() throws {
         let full = try marks(try TallyProcess.run(["render", "9999", "-f", "json"]))
         let small = try marks(try TallyProcess.run(["render", "9999", "-f", "json", "--size", "64"]))
-        let forced = try marks(try TallyProcess.run(["render", "9999", "-f", "json", "--size", "64", "--detail", "full"]))
+        let forced = try marks(
+            try TallyProcess.run(["render", "9999", "-f", "json", "--size", "64", "--detail", "full"]))
         #expect(small.count < full.count)
         #expect(forced.count == full.count)
     }
@@ -64,7 +69,9 @@ import TallyGeometry
     /// margin included), so another renderer can reproduce the image; without one it does not.
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func aSizeAddsTheViewport() throws {
-        let plain = try #require(try JSONSerialization.jsonObject(with: try TallyProcess.run(["render", "137", "-f", "json"]).stdout) as? [String: Any])
+        let plain = try #require(
+            try JSONSerialization.jsonObject(with: try TallyProcess.run(["render", "137", "-f", "json"]).stdout)
+                as? [String: Any])
         #expect(plain["viewport"] == nil)
         let run = try TallyProcess.run(["render", "137", "-f", "json", "--size", "256"])
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
@@ -72,7 +79,9 @@ import TallyGeometry
         let pixels = try #require(viewport["pixels"] as? [String: Double])
         let box = try #require(viewport["box"] as? [String: Double])
         let (width, height) = (try #require(pixels["width"]), try #require(pixels["height"]))
-        let (x, y, boxWidth, boxHeight) = (try #require(box["x"]), try #require(box["y"]), try #require(box["width"]), try #require(box["height"]))
+        let (x, y, boxWidth, boxHeight) = (
+            try #require(box["x"]), try #require(box["y"]), try #require(box["width"]), try #require(box["height"])
+        )
         // 137 shows two squares of its row, 183 × 77.5 layout units, in a 256 px wide image with a
         // margin on every side.
         #expect(width == 256 && height > 100 && height < 140)
@@ -104,25 +113,33 @@ import TallyGeometry
         #expect(one.stdout != two.stdout)
         let batch = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: batch) }
-        #expect(try TallyProcess.run(["batch", "99", "--style", "ink", "--seed", "2", "--out-dir", batch.path]).status == 0)
+        #expect(
+            try TallyProcess.run(["batch", "99", "--style", "ink", "--seed", "2", "--out-dir", batch.path]).status == 0)
         #expect(try Data(contentsOf: batch.appendingPathComponent("tally-99.svg")) == two.stdout)
     }
 
     /// SPEC §3's colour tokens, written out here: every one reaches the output in both themes.
     /// The boxes' c3 is darker (light) and brighter (dark) than the seed's, for SPEC §2's 3:1
     /// contrast in a deliberate order.
-    @Test(arguments: [("light", ["#fafaf7", "#262629", "#59595e", "#77777c", "#d94033"]),
-                      ("dark", ["#1c1c1f", "#ebebed", "#b8b8ba", "#9a9a9c", "#f2594d"])])
+    @Test(arguments: [
+        ("light", ["#fafaf7", "#262629", "#59595e", "#77777c", "#d94033"]),
+        ("dark", ["#1c1c1f", "#ebebed", "#b8b8ba", "#9a9a9c", "#f2594d"]),
+    ])
     func theColourTokensAreTheSpecs(_ theme: String, _ colours: [String]) throws {
         // 125 has strokes (c1), slashes (accent), crosses (c2) and a box (c3); paper behind.
-        let run = try TallyProcess.run(["render", "125", "-f", "svg", "--theme", theme, "--background", "paper", "--size", "1024"])
+        let run = try TallyProcess.run([
+            "render", "125", "-f", "svg", "--theme", theme, "--background", "paper", "--size", "1024",
+        ])
         let text = run.text.lowercased()
         for (token, colour) in zip(["paper", "c1", "c2", "c3", "accent"], colours) {
             #expect(text.contains(colour), "\(theme) \(token) should be \(colour)")
         }
         // The 1,000 line is c1 and the 10,000 diagonal c2 (SPEC §2, colours by kind).
-        let block = try TallyProcess.run(["render", "10000", "-f", "svg", "--theme", theme, "--size", "2048"]).text.lowercased()
-        #expect(block.contains(".line{stroke:\(colours[1])") && block.contains(".diagonal{stroke:\(colours[2])"), "\(theme)")
+        let block = try TallyProcess.run(["render", "10000", "-f", "svg", "--theme", theme, "--size", "2048"]).text
+            .lowercased()
+        #expect(
+            block.contains(".line{stroke:\(colours[1])") && block.contains(".diagonal{stroke:\(colours[2])"), "\(theme)"
+        )
     }
 
     /// SPEC §5: a PNG carries its title and description as text chunks, in these words.
@@ -149,7 +166,8 @@ import TallyGeometry
 
     @Test func sameArgumentsSameBytesInEveryLocale() throws {
         let plain = try TallyProcess.run(["render", "1234567", "-f", "json"])
-        let german = try TallyProcess.run(["render", "1234567", "-f", "json"], environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"])
+        let german = try TallyProcess.run(
+            ["render", "1234567", "-f", "json"], environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"])
         let again = try TallyProcess.run(["render", "1234567", "-f", "json"])
         #expect(plain.stdout == german.stdout)
         #expect(plain.stdout == again.stdout)

@@ -1,14 +1,15 @@
 import Foundation
-import Testing
 import TallyEncoding
 import TallyGeometry
 import TallyTestSupport
+import Testing
 
 /// The JSON scene is a contract. `Scene(json:)` reads back every snapshot scene so that
 /// encoding it again gives the same text, and `Schemas/scene.schema.json` accepts every scene tally
 /// writes, checked by a real validator (Python's jsonschema).
 @Suite struct SceneJSONTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let snapshotScenes: [URL] = {
         let folder = root.appendingPathComponent("Snapshots/json")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -31,7 +32,9 @@ import TallyTestSupport
             let run = try TallyProcess.run(["render", String(value), "-f", "json"] + arguments)
             let scene = try Scene(json: run.text)
             // A viewport, when there is one, is not part of the scene: compare without it.
-            let withoutViewport = run.text.split(separator: "\n").filter { !$0.hasPrefix("  \"viewport\"") }.joined(separator: "\n") + "\n"
+            let withoutViewport =
+                run.text.split(separator: "\n").filter { !$0.hasPrefix("  \"viewport\"") }.joined(separator: "\n")
+                + "\n"
             #expect(SceneJSON.encode(scene) == withoutViewport, "\(value) \(arguments)")
         }
     }
@@ -40,18 +43,31 @@ import TallyTestSupport
         let cases: [(String, String)] = [
             ("{}", "not a tally scene"),
             (#"{"count": -1, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": []}"#, "not a tally scene"),
-            (#"{"count": 26, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": []}"#, "does not hold|not a unit that holds"),
+            (
+                #"{"count": 26, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": []}"#,
+                "does not hold|not a unit that holds"
+            ),
             (#"{"count": 5, "frame": {"unit": 25, "width": 31, "height": 30}, "marks": []}"#, "is not the cell"),
-            (#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "blob", "unit": 1, "color": "c1", "width": 1, "segments": []}]}"#, "unknown kind"),
-            (#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "stroke", "unit": 1, "color": "c9", "width": 1, "segments": []}]}"#, "unknown colour"),
-            (#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "stroke", "unit": 1, "color": "c1", "width": 1, "segments": [[1, 2, 3]]}]}"#, "needs 4"),
+            (
+                #"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "blob", "unit": 1, "color": "c1", "width": 1, "segments": []}]}"#,
+                "unknown kind"
+            ),
+            (
+                #"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "stroke", "unit": 1, "color": "c9", "width": 1, "segments": []}]}"#,
+                "unknown colour"
+            ),
+            (
+                #"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "stroke", "unit": 1, "color": "c1", "width": 1, "segments": [[1, 2, 3]]}]}"#,
+                "needs 4"
+            ),
         ]
         for (json, needle) in cases {
             do {
                 _ = try Scene(json: json)
                 Issue.record("accepted: \(json)")
             } catch {
-                #expect(needle.split(separator: "|").contains { error.description.contains($0) }, "\(error.description)")
+                #expect(
+                    needle.split(separator: "|").contains { error.description.contains($0) }, "\(error.description)")
             }
         }
     }
@@ -70,30 +86,37 @@ import TallyTestSupport
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var files = Self.snapshotScenes.map(\.path)
-        for (index, arguments) in [["10999", "--size", "64"], ["99999", "--caption"], ["99", "--style", "ink"], ["1234567", "--size", "1024"]].enumerated() {
+        for (index, arguments) in [
+            ["10999", "--size", "64"], ["99999", "--caption"], ["99", "--style", "ink"], ["1234567", "--size", "1024"],
+        ].enumerated() {
             let path = directory.appendingPathComponent("extra-\(index).json").path
             #expect(try TallyProcess.run(["render"] + arguments + ["-f", "json", "-o", path]).status == 0)
             files.append(path)
         }
         let broken = directory.appendingPathComponent("broken.json")
-        try Data(#"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "progress", "unit": 25, "color": "c1", "width": 1, "segments": []}]}"#.utf8).write(to: broken)
+        try Data(
+            #"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "progress", "unit": 25, "color": "c1", "width": 1, "segments": []}]}"#
+                .utf8
+        ).write(to: broken)
         let script = """
-        import json, sys
-        from jsonschema import Draft202012Validator
-        schema = json.load(open(sys.argv[1]))
-        Draft202012Validator.check_schema(schema)
-        validator = Draft202012Validator(schema)
-        failed = 0
-        for path in sys.argv[2:]:
-            errors = list(validator.iter_errors(json.load(open(path))))
-            expected_broken = path.endswith("broken.json")
-            if bool(errors) != expected_broken:
-                failed += 1
-                print(path, [e.message for e in errors][:3])
-        print("checked", len(sys.argv) - 2)
-        sys.exit(1 if failed else 0)
-        """
-        let run = try runProgram(python, ["-c", script, Self.root.appendingPathComponent("Schemas/scene.schema.json").path] + files + [broken.path])
+            import json, sys
+            from jsonschema import Draft202012Validator
+            schema = json.load(open(sys.argv[1]))
+            Draft202012Validator.check_schema(schema)
+            validator = Draft202012Validator(schema)
+            failed = 0
+            for path in sys.argv[2:]:
+                errors = list(validator.iter_errors(json.load(open(path))))
+                expected_broken = path.endswith("broken.json")
+                if bool(errors) != expected_broken:
+                    failed += 1
+                    print(path, [e.message for e in errors][:3])
+            print("checked", len(sys.argv) - 2)
+            sys.exit(1 if failed else 0)
+            """
+        let run = try runProgram(
+            python,
+            ["-c", script, Self.root.appendingPathComponent("Schemas/scene.schema.json").path] + files + [broken.path])
         #expect(run.status == 0, "\(run.text) \(run.stderr)")
         #expect(run.text.contains("checked \(files.count + 1)"))
     }

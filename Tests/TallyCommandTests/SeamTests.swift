@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TallyTestSupport
+import Testing
 
 /// Seams read as seams. Measured on the JSON scene that `tally render N -f json`
 /// prints (every mark, the designed pens), from its segments and pens alone: at every level,
@@ -39,9 +39,13 @@ import TallyTestSupport
             let width = try #require(mark["width"] as? Double)
             var ink = Ink()
             for segment in try #require(mark["segments"] as? [[Double]]) {
-                for index in stride(from: 0, to: segment.count - 1, by: 2) { ink.add(segment[index], segment[index + 1], width / 2) }
+                for index in stride(from: 0, to: segment.count - 1, by: 2) {
+                    ink.add(segment[index], segment[index + 1], width / 2)
+                }
             }
-            return JSONMark(kind: try #require(mark["kind"] as? String), unit: try #require((mark["unit"] as? NSNumber)?.uint64Value), ink: ink)
+            return JSONMark(
+                kind: try #require(mark["kind"] as? String),
+                unit: try #require((mark["unit"] as? NSNumber)?.uint64Value), ink: ink)
         }
     }
 
@@ -71,10 +75,13 @@ import TallyTestSupport
         for (i, a) in inks.enumerated() {
             for (j, b) in inks.enumerated() where j > i {
                 for horizontally in [true, false] where a.overlapsAcross(b, horizontally: horizontally) {
-                    let (low, high) = horizontally ? (min(a.maxX, b.maxX), max(a.minX, b.minX)) : (min(a.maxY, b.maxY), max(a.minY, b.minY))
+                    let (low, high) =
+                        horizontally
+                        ? (min(a.maxX, b.maxX), max(a.minX, b.minX)) : (min(a.maxY, b.maxY), max(a.minY, b.minY))
                     guard high > low else { continue }
                     let between = inks.enumerated().contains { k, c in
-                        k != i && k != j && c.overlapsAcross(a, horizontally: horizontally) && c.overlapsAcross(b, horizontally: horizontally)
+                        k != i && k != j && c.overlapsAcross(a, horizontally: horizontally)
+                            && c.overlapsAcross(b, horizontally: horizontally)
                             && (horizontally ? c.minX >= low && c.maxX <= high : c.minY >= low && c.maxY <= high)
                     }
                     if !between { gaps.append(high - low) }
@@ -88,19 +95,21 @@ import TallyTestSupport
         // count, the cap that closes each unit of the level, the cap that closes each unit inside it
         // (Counts whose units are complete, or the last one all but complete: a unit holding one
         // stroke has wide gaps inside it by nature, and its cell, not its ink, marks its place.)
-        (UInt64(75), "cross", UInt64(25), "slash", UInt64(5)),           // twenty-five-units of a hundred-block; gates
+        (UInt64(75), "cross", UInt64(25), "slash", UInt64(5)),  // twenty-five-units of a hundred-block; gates
         (99, "cross", 25, "slash", 5),
-        (299, "cross", 100, "cross", 25),                                // squares of a row; twenty-five-units
+        (299, "cross", 100, "cross", 25),  // squares of a row; twenty-five-units
         (999, "cross", 100, "cross", 25),
-        (2_999, "line", 1_000, "cross", 100),                            // rows of a block; squares
+        (2_999, "line", 1_000, "cross", 100),  // rows of a block; squares
         (9_999, "line", 1_000, "cross", 100),
-        (29_999, "diagonal", 10_000, "line", 1_000),                     // blocks of a row; rows
+        (29_999, "diagonal", 10_000, "line", 1_000),  // blocks of a row; rows
         (99_999, "diagonal", 10_000, "line", 1_000),
-        (299_999, "line", 100_000, "diagonal", 10_000),                  // rows of a million-block; blocks
+        (299_999, "line", 100_000, "diagonal", 10_000),  // rows of a million-block; blocks
         (999_999, "line", 100_000, "diagonal", 10_000),
     ])
-    func seamsAreWiderThanTheGapsInsideTheUnitsTheySeparate(_ count: UInt64, _ kind: String, _ unit: UInt64,
-                                                            _ innerKind: String, _ innerUnit: UInt64) throws {
+    func seamsAreWiderThanTheGapsInsideTheUnitsTheySeparate(
+        _ count: UInt64, _ kind: String, _ unit: UInt64,
+        _ innerKind: String, _ innerUnit: UInt64
+    ) throws {
         let units = Self.units(try Self.marks(count), closedBy: (kind, unit))
         try #require(units.count >= 2, "\(count): \(units.count) units")
         let seams = Self.neighbourGaps(units.map(Self.ink))
@@ -112,7 +121,8 @@ import TallyTestSupport
         }
         let narrowestSeam = try #require(seams.min(), "\(count): no seams")
         let widestInside = try #require(inside.max(), "\(count): no gaps inside a unit")
-        #expect(narrowestSeam >= 1.5 * widestInside,
-                "\(count): the narrowest seam is \(narrowestSeam), the widest gap inside a unit \(widestInside)")
+        #expect(
+            narrowestSeam >= 1.5 * widestInside,
+            "\(count): the narrowest seam is \(narrowestSeam), the widest gap inside a unit \(widestInside)")
     }
 }

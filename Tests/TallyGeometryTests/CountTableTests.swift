@@ -1,12 +1,15 @@
 import PropertyBased
 import Testing
+
 @testable import TallyGeometry
 
 /// SPEC §5: "The count check every renderer must pass".
 @Suite struct CountTableTests {
     @Test func everyCountBelowTenThousandMatchesTheTable() {
         for n in UInt64(0)..<10_000 {
-            let n1000 = Int(n / 1000), h = Int(n / 100 % 10), m = Int(n % 100)
+            let n1000 = Int(n / 1000)
+            let h = Int(n / 100 % 10)
+            let m = Int(n % 100)
             let (q, f, o) = (m / 25, (m % 25) / 5, m % 5)
             let table: [MarkKey: Int] = [
                 MarkKey(kind: .stroke, unit: 1): 4 * (5 * q + f) + o,
@@ -26,18 +29,20 @@ import Testing
     }
 
     @Test func tenThousandIsTenRowsAndTheDiagonal() {
-        #expect(histogram(scene(10_000)) == [
-            MarkKey(kind: .box, unit: 100): 100,
-            MarkKey(kind: .line, unit: 1000): 10,
-            MarkKey(kind: .diagonal, unit: 10000): 1,
-        ])
+        #expect(
+            histogram(scene(10_000)) == [
+                MarkKey(kind: .box, unit: 100): 100,
+                MarkKey(kind: .line, unit: 1000): 10,
+                MarkKey(kind: .diagonal, unit: 10000): 1,
+            ])
     }
 
     @Test func aHundredThousandIsTenBoxesAndALine() {
-        #expect(histogram(scene(100_000)) == [
-            MarkKey(kind: .box, unit: 10000): 10,
-            MarkKey(kind: .line, unit: 100000): 1,
-        ])
+        #expect(
+            histogram(scene(100_000)) == [
+                MarkKey(kind: .box, unit: 10000): 10,
+                MarkKey(kind: .line, unit: 100000): 1,
+            ])
     }
 
     /// 10,000 < n < 100,000, n = 10,000·a + m: a boxes and a diagonals, plus the table for m.
@@ -57,20 +62,25 @@ import Testing
         // One issue for all the counts that disagree, not one a count.
         let disagreeing = (UInt64(0)...10_000).filter { expectedHistogram($0) != histogram(scene($0)) }
         if let first = disagreeing.first {
-            Issue.record("\(disagreeing.count) counts disagree, the first \(first): oracle \(expectedHistogram(first)), drawn \(histogram(scene(first)))")
+            Issue.record(
+                "\(disagreeing.count) counts disagree, the first \(first): oracle \(expectedHistogram(first)), drawn \(histogram(scene(first)))"
+            )
         }
     }
 
     /// The rules beyond 10,000 for counts of every length up to Int64.max.
     @Test func everyCountUpToInt64MaxFollowsTheRules() async {
-        await propertyCheck(count: 2_000, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) { digits, raw in
+        await propertyCheck(count: 2_000, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) {
+            digits, raw in
             let n = countWithDigits(digits, raw)
             #expect(histogram(scene(n)) == expectedHistogram(n), "count \(n)")
         }
     }
 
-    @Test(arguments: [UInt64(Int64.max), 1_000_000, 100_000_000, 1_000_000_000_000_000_000, 999_999_999_999_999_999,
-                      8_999_999_999_999_999_999, 10_000_000_000_000_000, 100_000_000_000_000_000, 10_001, 1_000_001])
+    @Test(arguments: [
+        UInt64(Int64.max), 1_000_000, 100_000_000, 1_000_000_000_000_000_000, 999_999_999_999_999_999,
+        8_999_999_999_999_999_999, 10_000_000_000_000_000, 100_000_000_000_000_000, 10_001, 1_000_001,
+    ])
     func landmarkCounts(_ n: UInt64) {
         #expect(histogram(scene(n)) == expectedHistogram(n))
     }
@@ -79,8 +89,10 @@ import Testing
     /// strokes C1, slashes accent; a progress fill in the strokes' C1. Small scales included, so
     /// progress marks are checked too.
     @Test func colorsFollowTheDesignSystem() async {
-        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
-                            Gen<Bool>.bool) { digits, raw, small in
+        await propertyCheck(
+            count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+            Gen<Bool>.bool
+        ) { digits, raw, small in
             let n = countWithDigits(digits, raw)
             let detail: Detail = small ? .automatic(pixelsPerUnit: 256 / Frame(for: tallyCount(n)).width) : .full
             for mark in scene(n, detail).marks {

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import TallyGeometry
 
 @Suite struct LayoutTests {
@@ -8,7 +9,9 @@ import Testing
         let tolerance = 1e-9 * max(scene.frame.width, 1)
         guard let ink = scene.inkBounds else { return }
         #expect(ink.minX >= -tolerance && ink.minY >= -tolerance, "count \(scene.count)")
-        #expect(ink.maxX <= scene.frame.width + tolerance && ink.maxY <= scene.frame.height + tolerance, "count \(scene.count)")
+        #expect(
+            ink.maxX <= scene.frame.width + tolerance && ink.maxY <= scene.frame.height + tolerance,
+            "count \(scene.count)")
     }
 
     @Test func everyMarkIsInsideTheFrameBelowTenThousand() {
@@ -16,15 +19,18 @@ import Testing
     }
 
     @Test func everyMarkIsInsideTheFrameForAnyCount() async {
-        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) { digits, raw in
+        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) {
+            digits, raw in
             expectInsideFrame(scene(countWithDigits(digits, raw)))
         }
         expectInsideFrame(scene(UInt64(Int64.max)))
     }
 
     @Test func theFrameIsTheSmallestUnitThatHoldsTheCount() {
-        let cases: [(UInt64, UInt64)] = [(0, 25), (1, 25), (25, 25), (26, 100), (100, 100), (101, 1000), (1000, 1000),
-                                         (1001, 10000), (10000, 10000), (10001, 100000), (UInt64(Int64.max), 10_000_000_000_000_000_000)]
+        let cases: [(UInt64, UInt64)] = [
+            (0, 25), (1, 25), (25, 25), (26, 100), (100, 100), (101, 1000), (1000, 1000),
+            (1001, 10000), (10000, 10000), (10001, 100000), (UInt64(Int64.max), 10_000_000_000_000_000_000),
+        ]
         for (count, unit) in cases {
             #expect(scene(count).frame.level.capacity == unit, "count \(count)")
         }
@@ -50,7 +56,9 @@ import Testing
         for n in UInt64(1)...20_200 {
             let current = scene(n)
             let isFrameChange = current.frame != previous.frame
-            if n % 100 != 0 && !(isFrameChange && previous.frame.level.shape == .square && previous.frame.level > .hundred) {
+            if n % 100 != 0
+                && !(isFrameChange && previous.frame.level.shape == .square && previous.frame.level > .hundred)
+            {
                 let prefix = Array(current.marks.prefix(previous.marks.count))
                 if prefix != previous.marks {
                     Issue.record("marks of \(n - 1) moved or vanished at \(n)")
@@ -74,10 +82,12 @@ import Testing
     }
 
     @Test func marksKeepTheirPlaceForLargeCounts() async {
-        await propertyCheck(count: 300, input: Gen<Int>.value(in: 3...19), Gen<UInt64>.value(in: 0...UInt64.max)) { digits, raw in
+        await propertyCheck(count: 300, input: Gen<Int>.value(in: 3...19), Gen<UInt64>.value(in: 0...UInt64.max)) {
+            digits, raw in
             let n = max(countWithDigits(digits, raw), 1)
             guard n < UInt64(Int64.max), (n + 1) % 100 != 0 else { return }
-            let before = scene(n), after = scene(n + 1)
+            let before = scene(n)
+            let after = scene(n + 1)
             guard before.frame == after.frame else { return }
             #expect(Array(after.marks.prefix(before.marks.count)) == before.marks, "count \(n)")
         }
@@ -88,7 +98,8 @@ import Testing
             return previous.frame.level.capacity
         }
         var unit: UInt64 = 1
-        for level in UnitLevel.all where level.capacity <= current.count.value && current.count.value % level.capacity == 0 {
+        for level in UnitLevel.all
+        where level.capacity <= current.count.value && current.count.value % level.capacity == 0 {
             unit = level.capacity
         }
         return unit
@@ -101,7 +112,8 @@ import Testing
         var largest = 0
         for n in UInt64(0)...10_000 { largest = max(largest, scene(n).marks.count) }
         #expect(largest < 2000)
-        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) { digits, raw in
+        await propertyCheck(count: 500, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) {
+            digits, raw in
             #expect(scene(countWithDigits(digits, raw)).marks.count < 2000)
         }
     }
@@ -136,7 +148,9 @@ import Testing
     }
 
     @Test func hundredBlocksFillNorthWestNorthEastSouthWestSouthEast() throws {
-        let crosses = scene(99).marks.filter { $0.kind == .cross && $0.unit == 25 }.compactMap { $0.segments.first?.start }
+        let crosses = scene(99).marks.filter { $0.kind == .cross && $0.unit == 25 }.compactMap {
+            $0.segments.first?.start
+        }
         try #require(crosses.count == 3)
         #expect(crosses[0].x < crosses[1].x && crosses[0].y == crosses[1].y)
         #expect(crosses[2].x == crosses[0].x && crosses[2].y > crosses[0].y)

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import TallyGeometry
 
 @Suite struct LevelOfDetailTests {
@@ -21,7 +22,9 @@ import Testing
 
     private func isInside(_ mark: Mark, _ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
         mark.segments.allSatisfy { segment in
-            [segment.start, segment.end].allSatisfy { $0.x >= box.minX && $0.x <= box.maxX && $0.y >= box.minY && $0.y <= box.maxY }
+            [segment.start, segment.end].allSatisfy {
+                $0.x >= box.minX && $0.x <= box.maxX && $0.y >= box.minY && $0.y <= box.maxY
+            }
         }
     }
 
@@ -70,7 +73,8 @@ import Testing
             problems.append("\(at): \(describe(dropped)) dropped")
         }
         // 4. Where anything of a complete unit is drawn, the unit's cap is drawn too.
-        for cap in full.marks.map(opaque) where isCap(cap) && !shown.contains(cap) && !isInTinyBox(cap, pixelsPerUnit: pixelsPerUnit) {
+        for cap in full.marks.map(opaque)
+        where isCap(cap) && !shown.contains(cap) && !isInTinyBox(cap, pixelsPerUnit: pixelsPerUnit) {
             let area = region(of: cap)
             if let inside = reduced.marks.first(where: { $0.unit < cap.unit && isInside($0, area) }) {
                 problems.append("\(at): \(describe(inside)) drawn without the \(describe(cap)) over it")
@@ -83,10 +87,15 @@ import Testing
         let progress = reduced.marks.filter { $0.kind == .progress }
         if progress.count > 1 { problems.append("\(at): \(progress.count) progress marks") }
         let caps = drawn.filter(isCap)
-        let partialDetailHidden = n != frameLevel.capacity && hidden.contains { mark in
-            isInPartialChild(mark, of: full) && !caps.contains { $0.unit > mark.unit && isInside(mark, region(of: $0)) }
+        let partialDetailHidden =
+            n != frameLevel.capacity
+            && hidden.contains { mark in
+                isInPartialChild(mark, of: full)
+                    && !caps.contains { $0.unit > mark.unit && isInside(mark, region(of: $0)) }
+            }
+        if partialDetailHidden && progress.count != 1 {
+            problems.append("\(at): partial detail hidden without a progress mark")
         }
-        if partialDetailHidden && progress.count != 1 { problems.append("\(at): partial detail hidden without a progress mark") }
         for mark in progress {
             let xs = mark.segments.flatMap { [$0.start.x, $0.end.x] }
             let ys = mark.segments.flatMap { [$0.start.y, $0.end.y] }
@@ -95,7 +104,8 @@ import Testing
                 problems.append("\(at): a progress mark of no unit")
                 continue
             }
-            let wide = (xs.max() ?? 0) - (xs.min() ?? 0), tall = (ys.max() ?? 0) - (ys.min() ?? 0)
+            let wide = (xs.max() ?? 0) - (xs.min() ?? 0)
+            let tall = (ys.max() ?? 0) - (ys.min() ?? 0)
             if wide * pixelsPerUnit < 0.999 || tall * pixelsPerUnit < 0.999 {
                 problems.append("\(at): progress mark smaller than a pixel")
             }
@@ -111,15 +121,17 @@ import Testing
     private func designScene(_ n: UInt64, _ detail: Detail) -> Scene {
         let count = tallyCount(n)
         let level = UnitLevel.frame(for: count)
-        return Scene(count: count, frame: Frame(level: level), detail: detail,
-                     marks: SceneBuilder.marks(count: n, frame: level, detail: detail, placement: Placement(pixelsPerUnit: nil)))
+        return Scene(
+            count: count, frame: Frame(level: level), detail: detail,
+            marks: SceneBuilder.marks(count: n, frame: level, detail: detail, placement: Placement(pixelsPerUnit: nil)))
     }
 
     /// SPEC §2, "Small sizes": the cross or diagonal inside a collapsed square's box under 8 px
     /// is left out (pinned here, not read from `Proportions`).
     private func isInTinyBox(_ cap: Mark, pixelsPerUnit: Double) -> Bool {
         guard cap.kind == .cross && cap.unit == 100 || cap.kind == .diagonal,
-              let level = UnitLevel.all.first(where: { $0.capacity == cap.unit && $0.shape == .square }) else { return false }
+            let level = UnitLevel.all.first(where: { $0.capacity == cap.unit && $0.shape == .square })
+        else { return false }
         return Frame(level: level).width * pixelsPerUnit < 8
     }
 
@@ -141,26 +153,34 @@ import Testing
         let origin = Layout.childOffset(full.frame.level, Int(full.count.value / child.capacity))
         let size = Frame(level: child)
         let point = first.start
-        return point.x > origin.x && point.x < origin.x + size.width && point.y > origin.y && point.y < origin.y + size.height
+        return point.x > origin.x && point.x < origin.x + size.width && point.y > origin.y
+            && point.y < origin.y + size.height
     }
 
     @Test(arguments: [0.01, 0.05, 0.2, 0.35, 0.8, 1.5, 3, 10])
     func detailIsDroppedNeverCapsBelowTenThousand(pixelsPerUnit: Double) {
-        checkDetail(counts: Array(stride(from: UInt64(0), through: 10_001, by: 7)) + [25, 99, 100, 101, 137, 999, 1000, 9999, 10000],
-                    pixelsPerUnit: pixelsPerUnit)
+        checkDetail(
+            counts: Array(stride(from: UInt64(0), through: 10_001, by: 7)) + [
+                25, 99, 100, 101, 137, 999, 1000, 9999, 10000,
+            ],
+            pixelsPerUnit: pixelsPerUnit)
     }
 
     @Test func detailIsDroppedNeverCapsForAnyCount() async {
-        await propertyCheck(count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
-                            Gen<Double>.double(in: -12...4)) { digits, raw, logScale in
+        await propertyCheck(
+            count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+            Gen<Double>.double(in: -12...4)
+        ) { digits, raw, logScale in
             checkDetail(counts: [countWithDigits(digits, raw)], pixelsPerUnit: pow10(logScale))
         }
     }
 
     /// More pixels never show less: every mark drawn at a scale is drawn at a larger one.
     @Test func moreSpaceShowsMoreDetail() async {
-        await propertyCheck(count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
-                            Gen<Double>.double(in: -12...4)) { digits, raw, logScale in
+        await propertyCheck(
+            count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+            Gen<Double>.double(in: -12...4)
+        ) { digits, raw, logScale in
             let n = countWithDigits(digits, raw)
             let small = designScene(n, .automatic(pixelsPerUnit: pow10(logScale))).marks
                 .filter { $0.kind != .progress && !isInTinyBox($0, pixelsPerUnit: pow10(logScale + 0.5)) }.map(opaque)
@@ -227,8 +247,10 @@ import Testing
     }
 
     @Test func pensNeverThinnerThanAPixel() async {
-        await propertyCheck(count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
-                            Gen<Double>.double(in: -12...2)) { digits, raw, logScale in
+        await propertyCheck(
+            count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+            Gen<Double>.double(in: -12...2)
+        ) { digits, raw, logScale in
             let n = countWithDigits(digits, raw)
             let pixelsPerUnit = pow10(logScale)
             let floored = scene(n, .automatic(pixelsPerUnit: pixelsPerUnit)).flooringPens(pixelsPerUnit: pixelsPerUnit)
@@ -245,8 +267,12 @@ private func pow10(_ exponent: Double) -> Double {
     for _ in 0..<abs(whole) { value = whole < 0 ? value / 10 : value * 10 }
     let fraction = exponent - Double(whole)
     // 10^fraction by a short series on e^(fraction·ln 10) keeps Foundation out of the tests.
-    var term = 1.0, sum = 1.0
+    var term = 1.0
+    var sum = 1.0
     let x = fraction * 2.302585092994046
-    for k in 1..<30 { term *= x / Double(k); sum += term }
+    for k in 1..<30 {
+        term *= x / Double(k)
+        sum += term
+    }
     return value * sum
 }

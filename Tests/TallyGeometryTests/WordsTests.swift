@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import TallyGeometry
 
 @Suite struct WordsTests {
@@ -12,7 +13,9 @@ import Testing
     }
 
     @Test func descriptions() {
-        #expect(Words.description(for: tallyCount(1234)) == "1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes")
+        #expect(
+            Words.description(for: tallyCount(1234))
+                == "1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes")
         #expect(Words.description(for: tallyCount(0)) == "An empty frame")
         #expect(Words.description(for: tallyCount(1)) == "1 stroke")
         #expect(Words.description(for: tallyCount(5)) == "1 gate")
@@ -27,7 +30,8 @@ import Testing
     }
 
     @Test func theStructureAddsUpToTheCount() async {
-        await propertyCheck(count: 1000, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) { digits, raw in
+        await propertyCheck(count: 1000, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max)) {
+            digits, raw in
             let n = countWithDigits(digits, raw)
             let parts = Words.structure(of: tallyCount(n))
             #expect(parts.reduce(UInt64(0)) { $0 + UInt64($1.count) * $1.level.capacity } == n)
@@ -35,7 +39,9 @@ import Testing
             #expect(parts.map(\.level) == parts.map(\.level).sorted(by: >))
             for part in parts {
                 let parent = UnitLevel.all.first { $0.rank == part.level.rank + 1 }
-                #expect(part.count >= 1 && part.count < (parent?.childCount ?? 10) || part.level.rank == 1 && part.count < 5)
+                #expect(
+                    part.count >= 1 && part.count < (parent?.childCount ?? 10) || part.level.rank == 1 && part.count < 5
+                )
             }
         }
     }
@@ -49,8 +55,11 @@ import Testing
 
     @Test func unitNames() {
         let names = UnitLevel.all.map(\.name)
-        #expect(names.prefix(8) == ["stroke", "gate", "twenty-five-unit", "hundred-block", "thousand-row",
-                                    "ten-thousand-block", "hundred-thousand-row", "million-block"])
+        #expect(
+            names.prefix(8) == [
+                "stroke", "gate", "twenty-five-unit", "hundred-block", "thousand-row",
+                "ten-thousand-block", "hundred-thousand-row", "million-block",
+            ])
         #expect(names.last == "ten-quintillion-row")
         #expect(Set(names).count == names.count)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import TallyGeometry
 import TallyRender
 import TallyTestSupport
+import Testing
 
 /// Real consumers accept our SVG. Each test is disabled, with its reason,
 /// where its program is missing, and fails under CI (`CI` set), where `make test` installs them.
@@ -45,7 +45,9 @@ import TallyTestSupport
             #expect(run.status == 0, "scour: \(run.stderr)")
             let before = try Data(contentsOf: URL(fileURLWithPath: input)).count
             let after = try Data(contentsOf: URL(fileURLWithPath: output)).count
-            #expect(Double(after) >= 0.9 * Double(before), "scour shrank \(count) \(extra) from \(before) to \(after) bytes")
+            #expect(
+                Double(after) >= 0.9 * Double(before), "scour shrank \(count) \(extra) from \(before) to \(after) bytes"
+            )
         }
     }
 
@@ -54,12 +56,17 @@ import TallyTestSupport
         let chromium = try #require(chromiumProgram, "chromium is missing")
         let url = try file(Data(page.utf8), "page.html")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + url.deletingLastPathComponent().appendingPathComponent("profile").path]
+        var arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu",
+            "--user-data-dir=" + url.deletingLastPathComponent().appendingPathComponent("profile").path,
+        ]
         if dark { arguments.append("--force-dark-mode") }
         arguments += ["--virtual-time-budget=2000", "--dump-dom", url.absoluteString]
         let run = try runProgram(chromium, arguments)
         let dom = run.text
-        guard let start = dom.range(of: "<title>"), let end = dom.range(of: "</title>", range: start.upperBound..<dom.endIndex) else {
+        guard let start = dom.range(of: "<title>"),
+            let end = dom.range(of: "</title>", range: start.upperBound..<dom.endIndex)
+        else {
             Issue.record("chromium printed no page: \(run.stderr.suffix(500))")
             return ""
         }
@@ -70,14 +77,14 @@ import TallyTestSupport
     func chromiumLoadsItAsAnImage() throws {
         let svg = try render(1234)
         let page = """
-        <!doctype html><html><head><title>pending</title></head><body>
-        <img id="i" src="data:image/svg+xml;base64,\(svg.base64EncodedString())">
-        <script>
-        const i = document.getElementById('i');
-        function done() { document.title = (i.complete && i.naturalWidth > 0) ? 'loaded ' + i.naturalWidth + 'x' + i.naturalHeight : 'broken'; }
-        if (i.complete) done(); else { i.onload = done; i.onerror = done; }
-        </script></body></html>
-        """
+            <!doctype html><html><head><title>pending</title></head><body>
+            <img id="i" src="data:image/svg+xml;base64,\(svg.base64EncodedString())">
+            <script>
+            const i = document.getElementById('i');
+            function done() { document.title = (i.complete && i.naturalWidth > 0) ? 'loaded ' + i.naturalWidth + 'x' + i.naturalHeight : 'broken'; }
+            if (i.complete) done(); else { i.onload = done; i.onerror = done; }
+            </script></body></html>
+            """
         let title = try #require(try chromiumTitle(page, dark: false))
         // 1,234 shows two rows of its block: a wide image, as its viewport says.
         let (_, viewport, _) = try Renderer.layout(TallyCount(exactly: 1234)!, RenderSettings())
@@ -86,15 +93,16 @@ import TallyTestSupport
 
     @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"))
     func autoThemeSwitchesUnderADarkColourScheme() throws {
-        let svg = String(decoding: try render(7, RenderSettings(appearance: .init(theme: .auto, background: .paper))), as: UTF8.self)
+        let svg = String(
+            decoding: try render(7, RenderSettings(appearance: .init(theme: .auto, background: .paper))), as: UTF8.self)
         let page = """
-        <!doctype html><html><head><title>pending</title></head><body>\(svg)
-        <script>
-        const s = getComputedStyle(document.querySelector('#tally .stroke')).stroke;
-        const b = getComputedStyle(document.querySelector('#tally .bg')).fill;
-        document.title = s + '|' + b;
-        </script></body></html>
-        """
+            <!doctype html><html><head><title>pending</title></head><body>\(svg)
+            <script>
+            const s = getComputedStyle(document.querySelector('#tally .stroke')).stroke;
+            const b = getComputedStyle(document.querySelector('#tally .bg')).fill;
+            document.title = s + '|' + b;
+            </script></body></html>
+            """
         let light = try #require(try chromiumTitle(page, dark: false))
         let dark = try #require(try chromiumTitle(page, dark: true))
         #expect(light == "rgb(38, 38, 41)|rgb(250, 250, 247)")

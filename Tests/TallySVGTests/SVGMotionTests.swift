@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TallyGeometry
 import TallyRender
 import TallyStyle
+import Testing
 
 @Suite struct SVGMotionTests {
     private func animatedPaths(_ root: XMLElement) -> [XMLElement] {
-        root.descendants.filter { $0.name == "path" && ($0.attributes["class"] ?? "").split(separator: " ").contains("a") }
+        root.descendants.filter {
+            $0.name == "path" && ($0.attributes["class"] ?? "").split(separator: " ").contains("a")
+        }
     }
 
     private func delay(_ path: XMLElement) -> Double {
@@ -52,7 +54,7 @@ import TallyStyle
         #expect(animatedPaths(plusOne).count == 1)
         #expect(plusOne.descendants.filter { $0.name == "path" }.count == 26 + 1)
         let collapse = try parsed(try render(100, RenderSettings(animateFrom: TallyCount(exactly: 99)!)))
-        #expect(animatedPaths(collapse).count == 2)   // the box and the cross
+        #expect(animatedPaths(collapse).count == 2)  // the box and the cross
         let same = try parsed(try render(40, RenderSettings(animateFrom: TallyCount(exactly: 40)!)))
         #expect(animatedPaths(same).isEmpty)
     }
@@ -124,9 +126,11 @@ import TallyStyle
             let segment = mark.segments[0]
             let control = segment.control ?? segment.start
             return (0...16).map { step in
-                let t = Double(step) / 16, u = 1 - t
-                return Point(u * u * segment.start.x + 2 * u * t * control.x + t * t * segment.end.x,
-                             u * u * segment.start.y + 2 * u * t * control.y + t * t * segment.end.y)
+                let t = Double(step) / 16
+                let u = 1 - t
+                return Point(
+                    u * u * segment.start.x + 2 * u * t * control.x + t * t * segment.end.x,
+                    u * u * segment.start.y + 2 * u * t * control.y + t * t * segment.end.y)
             }
         }
         for gate in stride(from: 0, to: strokes.count, by: 4) {

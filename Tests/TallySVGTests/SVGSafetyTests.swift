@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TallyGeometry
 import TallyRender
 import TallyStyle
 import TallyTestSupport
+import Testing
 
 /// SPEC §5: user text is escaped, colours are validated, and no script, event
 /// attribute or external reference ever appears.
@@ -32,18 +32,22 @@ import TallyTestSupport
             }
         }
         let style = root.first("style")?.text.lowercased() ?? ""
-        #expect(!style.contains("url(") && !style.contains("@import") && !style.contains("expression("), sourceLocation: sourceLocation)
+        #expect(
+            !style.contains("url(") && !style.contains("@import") && !style.contains("expression("),
+            sourceLocation: sourceLocation)
     }
 
     @Test(arguments: hostileLabels)
     func labelsComeOutAsText(_ label: String) throws {
         let data = try render(137, RenderSettings(label: label))
         let root = try parsed(data)
-        let expected = String(String.UnicodeScalarView(label.unicodeScalars.map { scalar in
-            let v = scalar.value
-            let allowed = v == 9 || v == 10 || v == 13 || (v >= 0x20 && !(0x7F...0x9F).contains(v))
-            return allowed ? scalar : "\u{FFFD}"
-        }))
+        let expected = String(
+            String.UnicodeScalarView(
+                label.unicodeScalars.map { scalar in
+                    let v = scalar.value
+                    let allowed = v == 9 || v == 10 || v == 13 || (v >= 0x20 && !(0x7F...0x9F).contains(v))
+                    return allowed ? scalar : "\u{FFFD}"
+                }))
         #expect(root.first("title")?.text == expected)
         #expect(root.first("title")?.children.isEmpty == true)
         expectNothingActive(root)
@@ -56,8 +60,10 @@ import TallyTestSupport
         #expect(!run.text.contains("<script"))
     }
 
-    @Test(arguments: ["red;}", "red;}</style><script>alert(1)</script>", "url(#x)", "#12345", "#1234567", "#ggg",
-                      "rgb(0,0,0)", "expression(alert(1))", "", " red", "red ", "#", "var(--x)", "inherit", "currentColor"])
+    @Test(arguments: [
+        "red;}", "red;}</style><script>alert(1)</script>", "url(#x)", "#12345", "#1234567", "#ggg",
+        "rgb(0,0,0)", "expression(alert(1))", "", " red", "red ", "#", "var(--x)", "inherit", "currentColor",
+    ])
     func badColoursExit64(_ colour: String) throws {
         for option in ["--ink", "--c2", "--c3", "--accent", "--background"] {
             let run = try TallyProcess.run(["render", "5", option, colour])
@@ -70,12 +76,15 @@ import TallyTestSupport
         let run = try TallyProcess.run(["render", "30", "--ink", colour, "--background", colour])
         #expect(run.status == 0, "\(run.stderr)")
         expectNothingActive(try parsed(run.stdout))
-        #expect(!run.text.contains(colour) || colour.hasPrefix("#") && colour == colour.lowercased() || colour == "none")
+        #expect(
+            !run.text.contains(colour) || colour.hasPrefix("#") && colour == colour.lowercased() || colour == "none")
     }
 
     @Test func everyVariantIsFreeOfActiveContent() throws {
-        for settings in [RenderSettings(appearance: Appearance(theme: .auto, background: .paper), animate: true),
-                         RenderSettings(style: .ink, animateFrom: TallyCount(exactly: 20)!)] {
+        for settings in [
+            RenderSettings(appearance: Appearance(theme: .auto, background: .paper), animate: true),
+            RenderSettings(style: .ink, animateFrom: TallyCount(exactly: 20)!),
+        ] {
             expectNothingActive(try parsed(try render(26, settings)))
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
 import PropertyBased
-import Testing
 import TallyGeometry
 import TallyRender
 import TallyStyle
+import Testing
+
 @testable import TallySVG
 
 func render(_ count: UInt64, _ settings: RenderSettings = RenderSettings()) throws -> Data {
@@ -14,7 +15,9 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     switch XMLElement.parse(data) {
     case .success(let root): return root
     case .failure(let error):
-        Issue.record("not well-formed XML: \(error)\n\(String(decoding: data.prefix(400), as: UTF8.self))", sourceLocation: sourceLocation)
+        Issue.record(
+            "not well-formed XML: \(error)\n\(String(decoding: data.prefix(400), as: UTF8.self))",
+            sourceLocation: sourceLocation)
         throw error
     }
 }
@@ -40,7 +43,9 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
         #expect(paths.count == scene.marks.count, "count \(count)")
         // The class counts in the SVG equal the mark counts of the scene.
         for kind in MarkKind.allCases {
-            let inSVG = paths.filter { ($0.attributes["class"] ?? "").split(separator: " ").contains(Substring(kind.rawValue)) }.count
+            let inSVG = paths.filter {
+                ($0.attributes["class"] ?? "").split(separator: " ").contains(Substring(kind.rawValue))
+            }.count
             #expect(inSVG == scene.marks.filter { $0.kind == kind }.count, "\(kind) of \(count)")
         }
         #expect(paths.allSatisfy { !($0.attributes["d"] ?? "").isEmpty })
@@ -58,8 +63,10 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
             RenderSettings(appearance: Appearance(theme: .auto, background: .paper), fit: .content, animate: true),
             RenderSettings(side: .width(1000), padding: 12, label: "Days <sober> & \"counting\""),
         ]
-        await propertyCheck(count: 200, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
-                            Gen<Int>.value(in: 0...4)) { digits, raw, variant in
+        await propertyCheck(
+            count: 200, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),
+            Gen<Int>.value(in: 0...4)
+        ) { digits, raw, variant in
             let count = min(raw % (0..<digits).reduce(UInt64(1)) { value, _ in value * 10 }, UInt64(Int64.max))
             try checkStructure(count, variants[variant])
         }
@@ -71,20 +78,26 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     }
 
     @Test func themesCarryTheirPalettes() throws {
-        let light = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .light))), as: UTF8.self)
+        let light = String(
+            decoding: try render(7, RenderSettings(appearance: Appearance(theme: .light))), as: UTF8.self)
         let dark = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .dark))), as: UTF8.self)
         let auto = String(decoding: try render(7, RenderSettings(appearance: Appearance(theme: .auto))), as: UTF8.self)
         #expect(light.contains("#262629") && !light.contains("#ebebed"))
         #expect(dark.contains("#ebebed") && !dark.contains("#262629"))
-        #expect(auto.contains("#262629") && auto.contains("@media (prefers-color-scheme:dark){") && auto.contains("#ebebed"))
+        #expect(
+            auto.contains("#262629") && auto.contains("@media (prefers-color-scheme:dark){") && auto.contains("#ebebed")
+        )
         // The light palette comes first, so renderers that ignore media queries get it.
-        let lightAt = try #require(auto.range(of: "#262629")), darkAt = try #require(auto.range(of: "#ebebed"))
+        let lightAt = try #require(auto.range(of: "#262629"))
+        let darkAt = try #require(auto.range(of: "#ebebed"))
         #expect(lightAt.lowerBound < darkAt.lowerBound)
     }
 
     @Test func colourOverridesAreNormalised() throws {
-        let settings = RenderSettings(appearance: Appearance(overrides: [.c1: RGBA(parsing: "RebeccaPurple")!, .accent: RGBA(parsing: "#abc")!],
-                                                             background: Background(parsing: "#11223380")!))
+        let settings = RenderSettings(
+            appearance: Appearance(
+                overrides: [.c1: RGBA(parsing: "RebeccaPurple")!, .accent: RGBA(parsing: "#abc")!],
+                background: Background(parsing: "#11223380")!))
         let text = String(decoding: try render(7, settings), as: UTF8.self)
         #expect(text.contains("stroke:#663399"))
         #expect(text.contains("stroke:#aabbcc"))
@@ -103,7 +116,9 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     /// SPEC §2: content (the default) shows the cells that hold the count and fills the image;
     /// frame shows the whole frame, the same size for every count of it; --frame pins a frame.
     @Test func fitContentFrameAndPinnedFrames() throws {
-        func size(_ root: XMLElement) -> (Int, Int) { (Int(root.attributes["width"]!)!, Int(root.attributes["height"]!)!) }
+        func size(_ root: XMLElement) -> (Int, Int) {
+            (Int(root.attributes["width"]!)!, Int(root.attributes["height"]!)!)
+        }
         let content = try parsed(try render(137))
         let frame = try parsed(try render(137, RenderSettings(fit: .frame)))
         // Two squares of a row (183 × 77.5) against the whole row (1,027 × 77.5).
@@ -120,11 +135,15 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
 
     /// SPEC §5: the viewBox and every number in the SVG stay below 10⁶ in magnitude for every count.
     @Test func numbersStayBelowAMillion() async {
-        let variants: [RenderSettings] = [RenderSettings(), RenderSettings(detail: .full), RenderSettings(fit: .frame),
-                                          RenderSettings(side: .longer(4096), style: .ink, seed: 2),
-                                          RenderSettings(side: .longer(300), frame: .largest)]
-        await propertyCheck(count: 200, input: Gen<Int>.value(in: 10...19), Gen<UInt64>.value(in: 0...UInt64.max),
-                            Gen<Int>.value(in: 0...4)) { digits, raw, variant in
+        let variants: [RenderSettings] = [
+            RenderSettings(), RenderSettings(detail: .full), RenderSettings(fit: .frame),
+            RenderSettings(side: .longer(4096), style: .ink, seed: 2),
+            RenderSettings(side: .longer(300), frame: .largest),
+        ]
+        await propertyCheck(
+            count: 200, input: Gen<Int>.value(in: 10...19), Gen<UInt64>.value(in: 0...UInt64.max),
+            Gen<Int>.value(in: 0...4)
+        ) { digits, raw, variant in
             let count = min(raw % (0..<digits).reduce(UInt64(1)) { value, _ in value * 10 }, UInt64(Int64.max))
             let text = String(decoding: try render(count, variants[variant]), as: UTF8.self)
             // Not coordinates: the count itself and the unit classes (`u1000000`).
@@ -162,7 +181,8 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     /// Every theme draws the same pens; only colours change.
     @Test(arguments: [Theme.light, .dark, .auto])
     func everyThemeSetsThePens(_ theme: Theme) throws {
-        let text = String(decoding: try render(10_000, RenderSettings(appearance: Appearance(theme: theme))), as: UTF8.self)
+        let text = String(
+            decoding: try render(10_000, RenderSettings(appearance: Appearance(theme: theme))), as: UTF8.self)
         for selector in [".box{", ".line{", ".diagonal{"] {
             let parts = text.components(separatedBy: selector)
             try #require(parts.count > 1, "\(theme): no \(selector) rule")

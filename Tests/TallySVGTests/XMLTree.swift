@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -36,7 +37,10 @@ final class XMLElement {
         var root: XMLElement?
         var stack: [XMLElement] = []
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let element = XMLElement(name: name, attributes: attributes)
             if let parent = stack.last { parent.children.append(element) } else { root = element }
             stack.append(element)

@@ -37,7 +37,8 @@ final class RunningServer: @unchecked Sendable {
         watchdog.cancel()
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "listening on http://127.0.0.1:"),
-              let port = Int(text[range.upperBound...].prefix(while: \.isNumber)) else {
+            let port = Int(text[range.upperBound...].prefix(while: \.isNumber))
+        else {
             process.terminate()
             throw ServerStartFailure(output: text + (try String(contentsOf: log, encoding: .utf8)))
         }
@@ -129,17 +130,24 @@ func portIsFree(_ port: Int) -> Bool {
         requests += 1
         #expect(bad.status == .badRequest)
         let message = bad.body.map { String(buffer: $0) } ?? ""
-        #expect(message == "tally: error: count '-1' is negative; it must be a whole number from 0 to 9,223,372,036,854,775,807\n")
+        #expect(
+            message
+                == "tally: error: count '-1' is negative; it must be a whole number from 0 to 9,223,372,036,854,775,807\n"
+        )
         let health = try await client.get("/healthz")
         requests += 1
         #expect(health.status == .ok, "the server stays up after a bad request")
         try await client.shutdown()
         kill(server.process.processIdentifier, SIGINT)
         #expect(try await server.waitForExit(seconds: 20) == 0, "SIGINT stops it cleanly")
-        let requestLines = server.logLines.filter { $0.contains(" info tally-server: GET /") || $0.contains(" info tally-server: HEAD /") }
+        let requestLines = server.logLines.filter {
+            $0.contains(" info tally-server: GET /") || $0.contains(" info tally-server: HEAD /")
+        }
         #expect(requestLines.count == requests, "one log line per request: \(server.logLines)")
         #expect(requestLines.contains { $0.hasSuffix(" ms") && $0.contains("GET /-1.svg 400 ") })
-        #expect(server.logLines.allSatisfy { $0.first?.isNumber == true && $0.dropFirst(19).hasPrefix("Z ") }, "each line starts with a UTC time")
+        #expect(
+            server.logLines.allSatisfy { $0.first?.isNumber == true && $0.dropFirst(19).hasPrefix("Z ") },
+            "each line starts with a UTC time")
     }
 
     /// SIGTERM while a large PNG is being drawn: the PNG is delivered whole, then the server
@@ -173,7 +181,8 @@ func portIsFree(_ port: Int) -> Bool {
         let response = try #require(finished, "the PNG was never seen in flight")
         #expect(response.status == .ok)
         let body = try #require(response.body)
-        #expect(Array(body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a whole PNG")
+        #expect(
+            Array(body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a whole PNG")
         #expect(response.headers[.contentLength] == String(body.readableBytes))
         #expect(try await server.waitForExit(seconds: 20) == 0, "exit 0 after a graceful stop")
         #expect(!somethingListens(on: server.port), "nothing listens on the port")
@@ -187,9 +196,12 @@ func portIsFree(_ port: Int) -> Bool {
         expectOneLineError(taken, status: 74, mentioning: "cannot serve on 127.0.0.1:\(holder.port)")
         kill(holder.process.processIdentifier, SIGTERM)
         // Bad options: 64, the parser's words in ours.
-        expectOneLineError(try TallyProcess.run(["serve", "--port", "70000"]), status: 64, mentioning: "--port '70000'")
-        expectOneLineError(try TallyProcess.run(["serve", "--max-size", "0"]), status: 64, mentioning: "--max-size '0'")
-        expectOneLineError(try TallyProcess.run(["serve", "--log-level", "loud"]), status: 64, mentioning: "--log-level 'loud'")
+        expectOneLineError(
+            try TallyProcess.run(["serve", "--port", "70000"]), status: 64, mentioning: "--port '70000'")
+        expectOneLineError(
+            try TallyProcess.run(["serve", "--max-size", "0"]), status: 64, mentioning: "--max-size '0'")
+        expectOneLineError(
+            try TallyProcess.run(["serve", "--log-level", "loud"]), status: 64, mentioning: "--log-level 'loud'")
         expectOneLineError(try TallyProcess.run(["serve", "--timeout", "nan"]), status: 64, mentioning: "--timeout")
     }
 }

@@ -10,8 +10,10 @@ import TallyTestSupport
 import Testing
 
 /// An application over `ImageServer` with these options, quiet (its log is tested end to end).
-func testApplication(version: String = TallyCommand.version, _ configure: (inout ServeOptions) -> Void = { _ in }) throws
-    -> (ImageServer, some ApplicationProtocol) {
+func testApplication(version: String = TallyCommand.version, _ configure: (inout ServeOptions) -> Void = { _ in })
+    throws
+    -> (ImageServer, some ApplicationProtocol)
+{
     var options = try ServeOptions.parse([])
     configure(&options)
     let server = ImageServer(options: options, version: version)
@@ -21,8 +23,10 @@ func testApplication(version: String = TallyCommand.version, _ configure: (inout
 }
 
 /// GET (or another method) through the router, no sockets.
-func fetch(_ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
-           _ configure: (inout ServeOptions) -> Void = { _ in }) async throws -> TestResponse {
+func fetch(
+    _ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
+    _ configure: (inout ServeOptions) -> Void = { _ in }
+) async throws -> TestResponse {
     let (_, app) = try testApplication(configure)
     return try await app.test(.router) { client in
         try await client.execute(uri: uri, method: method, headers: headers)
@@ -51,14 +55,23 @@ enum Pinned {
     @Test(arguments: [
         ("/1234.svg?theme=auto", ["render", "1234", "--theme", "auto", "-f", "svg"]),
         ("/137.svg", ["render", "137", "-f", "svg"]),
-        ("/99.svg?style=ink&seed=7&size=512&caption", ["render", "99", "--style", "ink", "--seed", "7", "--size", "512", "--caption", "-f", "svg"]),
-        ("/26.svg?animate-from=25&background=paper&ink=%23336699", ["render", "26", "--animate-from", "25", "--background", "paper", "--ink", "#336699", "-f", "svg"]),
+        (
+            "/99.svg?style=ink&seed=7&size=512&caption",
+            ["render", "99", "--style", "ink", "--seed", "7", "--size", "512", "--caption", "-f", "svg"]
+        ),
+        (
+            "/26.svg?animate-from=25&background=paper&ink=%23336699",
+            ["render", "26", "--animate-from", "25", "--background", "paper", "--ink", "#336699", "-f", "svg"]
+        ),
         ("/1%2C234.json?size=300", ["render", "1,234", "--size", "300", "-f", "json"]),
         ("/42.json", ["render", "42", "-f", "json"]),
         // The magnitude caption: on by default from 10,000; caption=false is --no-caption.
         ("/100000.svg", ["render", "100000", "-f", "svg"]),
         ("/100000.svg?caption=false", ["render", "100000", "--no-caption", "-f", "svg"]),
-        ("/7.svg?label=Days+since%3A+7&frame=25&fit=frame", ["render", "7", "--label", "Days since: 7", "--frame", "25", "--fit", "frame", "-f", "svg"]),
+        (
+            "/7.svg?label=Days+since%3A+7&frame=25&fit=frame",
+            ["render", "7", "--label", "Days since: 7", "--frame", "25", "--fit", "frame", "-f", "svg"]
+        ),
     ])
     func imagesAreTheCommandLinesBytes(_ uri: String, _ arguments: [String]) async throws {
         let response = try await fetch(uri)
@@ -68,10 +81,15 @@ enum Pinned {
         #expect(response.bytes == run.stdout, "\(uri) differs from tally \(arguments.joined(separator: " "))")
     }
 
-    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"), arguments: [
-        ("/99.png?size=64", ["render", "99", "--size", "64", "-f", "png"]),
-        ("/1234.pdf?theme=dark&background=paper", ["render", "1234", "--theme", "dark", "--background", "paper", "-f", "pdf"]),
-    ])
+    @Test(
+        .enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"),
+        arguments: [
+            ("/99.png?size=64", ["render", "99", "--size", "64", "-f", "png"]),
+            (
+                "/1234.pdf?theme=dark&background=paper",
+                ["render", "1234", "--theme", "dark", "--background", "paper", "-f", "pdf"]
+            ),
+        ])
     func rasterImagesAreTheCommandLinesBytes(_ uri: String, _ arguments: [String]) async throws {
         let response = try await fetch(uri)
         #expect(response.status == .ok, "\(uri): \(response.text)")
@@ -80,8 +98,10 @@ enum Pinned {
         #expect(response.bytes == run.stdout)
     }
 
-    @Test(arguments: [("/5.svg", "image/svg+xml"), ("/5.png", "image/png"), ("/5.pdf", "application/pdf"),
-                      ("/5.json", "application/json"), ("/describe/5", "application/json")])
+    @Test(arguments: [
+        ("/5.svg", "image/svg+xml"), ("/5.png", "image/png"), ("/5.pdf", "application/pdf"),
+        ("/5.json", "application/json"), ("/describe/5", "application/json"),
+    ])
     func imageHeaders(_ uri: String, _ type: String) async throws {
         if uri.hasSuffix(".png") || uri.hasSuffix(".pdf") { guard cairoIsBuiltIn else { return } }
         let response = try await fetch(uri)
@@ -104,16 +124,23 @@ enum Pinned {
         }
         let base = try #require(try await tag("/137.svg?size=512&theme=auto"))
         // The same settings however spelt: order, leading zeros, defaults given, case of the extension.
-        for same in ["/137.svg?theme=auto&size=0512", "/137.svg?size=512.0&theme=auto&style=clean&seed=0", "/137.SVG?size=512&theme=auto",
-                     "/0137.svg?size=512&theme=auto&animate=false", "/137.svg?size=512"] {
+        for same in [
+            "/137.svg?theme=auto&size=0512", "/137.svg?size=512.0&theme=auto&style=clean&seed=0",
+            "/137.SVG?size=512&theme=auto",
+            "/0137.svg?size=512&theme=auto&animate=false", "/137.svg?size=512",
+        ] {
             #expect(try await tag(same) == base, "\(same)")
         }
         // Anything that changes the bytes changes the tag.
-        for other in ["/137.svg?size=513&theme=auto", "/137.svg?size=512&theme=light", "/138.svg?size=512&theme=auto",
-                      "/137.json?size=512&theme=auto", "/137.svg?size=512&theme=auto&caption", "/137.svg?size=512&theme=auto&label=x"] {
+        for other in [
+            "/137.svg?size=513&theme=auto", "/137.svg?size=512&theme=light", "/138.svg?size=512&theme=auto",
+            "/137.json?size=512&theme=auto", "/137.svg?size=512&theme=auto&caption",
+            "/137.svg?size=512&theme=auto&label=x",
+        ] {
             #expect(try await tag(other) != base, "\(other)")
         }
-        #expect(try await tag("/137.svg?size=512&theme=auto", version: "0.0.0-other") != base, "the version is in the tag")
+        #expect(
+            try await tag("/137.svg?size=512&theme=auto", version: "0.0.0-other") != base, "the version is in the tag")
     }
 
     @Test func ifNoneMatchGets304WithoutABody() async throws {
@@ -122,14 +149,16 @@ enum Pinned {
             let first = try await client.execute(uri: "/1234.svg?theme=auto", method: .get)
             let tag = try #require(first.headers[.eTag])
             for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
-                let again = try await client.execute(uri: "/1234.svg?theme=auto", method: .get, headers: [.ifNoneMatch: header])
+                let again = try await client.execute(
+                    uri: "/1234.svg?theme=auto", method: .get, headers: [.ifNoneMatch: header])
                 #expect(again.status == .notModified, "If-None-Match: \(header)")
                 #expect(again.body.readableBytes == 0)
                 #expect(again.headers[.eTag] == tag)
                 #expect(again.headers[.cacheControl] == Pinned.immutable)
                 #expect(again.headers[.contentLength] == nil, "a 304 must not claim a length of 0")
             }
-            let stale = try await client.execute(uri: "/1234.svg?theme=auto", method: .get, headers: [.ifNoneMatch: "\"stale\""])
+            let stale = try await client.execute(
+                uri: "/1234.svg?theme=auto", method: .get, headers: [.ifNoneMatch: "\"stale\""])
             #expect(stale.status == .ok)
             #expect(stale.bytes == first.bytes)
         }
@@ -216,14 +245,19 @@ enum Pinned {
             let response = try await fetch(uri, method: method)
             #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
             #expect(response.headers[.allow] == "GET, HEAD")
-            #expect(response.text == "tally: error: method \(method.rawValue) is not allowed; tally serve answers GET and HEAD\n")
+            #expect(
+                response.text
+                    == "tally: error: method \(method.rawValue) is not allowed; tally serve answers GET and HEAD\n")
         }
     }
 
     @Test func theServersSizeCapComesBeforeAnyWork() async throws {
         // The default cap is 4,096 px a side, after scale and whichever side was given.
         #expect(try await fetch("/5.svg?size=4096").status == .ok)
-        for uri in ["/5.svg?size=4097", "/5.svg?size=2049&scale=2", "/1000.svg?height=1000", "/10000.svg?width=4000", "/5.png?size=5000"] {
+        for uri in [
+            "/5.svg?size=4097", "/5.svg?size=2049&scale=2", "/1000.svg?height=1000", "/10000.svg?width=4000",
+            "/5.png?size=5000",
+        ] {
             let response = try await fetch(uri)
             #expect(response.status == .badRequest, "\(uri)")
             #expect(response.text.contains("at most 4,096 px a side"), "\(uri): \(response.text)")
@@ -231,7 +265,9 @@ enum Pinned {
         // --max-size sets it.
         #expect(try await fetch("/5.svg?size=100") { $0.maxSize = 100 }.status == .ok)
         #expect(try await fetch("/5.svg?size=101") { $0.maxSize = 100 }.status == .badRequest)
-        #expect(try await fetch("/5.svg") { $0.maxSize = 100 }.status == .badRequest, "the default 256 px is over a cap of 100")
+        #expect(
+            try await fetch("/5.svg") { $0.maxSize = 100 }.status == .badRequest,
+            "the default 256 px is over a cap of 100")
     }
 
     @Test func longAndCrowdedQueriesAreRefused() async throws {
@@ -245,7 +281,10 @@ enum Pinned {
 
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func aFullRasterQueueGets503WithRetryAfter() async throws {
-        let (server, app) = try testApplication { $0.jobs = 1; $0.queue = 0 }
+        let (server, app) = try testApplication {
+            $0.jobs = 1
+            $0.queue = 0
+        }
         let release = Gate()
         // Hold the only place, then ask for a PNG: refused at once, not queued.
         let holder = Task { try await server.raster.run { release.wait() } }
@@ -272,7 +311,8 @@ enum Pinned {
             #expect(try await client.execute(uri: "/5.svg", method: .get).status == .ok)
             release.open()
             _ = try await holder.value
-            #expect(try await client.execute(uri: "/5.png", method: .get).status == .ok, "served once the place is free")
+            #expect(
+                try await client.execute(uri: "/5.png", method: .get).status == .ok, "served once the place is free")
         }
     }
 
@@ -303,22 +343,33 @@ enum Pinned {
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.text.contains("<img src=\"/1234.svg?theme=auto&amp;caption\""))
-            #expect(!page.text.contains("src=\"http") && !page.text.contains("href=\"http") && !page.text.contains("<script"),
-                    "the page references nothing outside the server")
+            #expect(
+                !page.text.contains("src=\"http") && !page.text.contains("href=\"http")
+                    && !page.text.contains("<script"),
+                "the page references nothing outside the server")
             _ = try await client.execute(uri: "/-7.svg", method: .get)
             let metrics = try await client.execute(uri: "/metrics", method: .get)
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             let text = metrics.text
-            #expect(text.contains("http_server_requests{http_route=\"/healthz\",http_request_method=\"GET\",http_response_status_code=\"200\"}"))
-            #expect(text.contains("http_server_requests{http_route=\"/{file}\",http_request_method=\"GET\",http_response_status_code=\"400\"}"))
+            #expect(
+                text.contains(
+                    "http_server_requests{http_route=\"/healthz\",http_request_method=\"GET\",http_response_status_code=\"200\"}"
+                ))
+            #expect(
+                text.contains(
+                    "http_server_requests{http_route=\"/{file}\",http_request_method=\"GET\",http_response_status_code=\"400\"}"
+                ))
             #expect(text.contains("# TYPE http_server_request_duration histogram"))
             #expect(text.contains("http_server_request_duration_bucket{http_route=\"/{file}\""))
             #expect(text.contains("tally_build_info_info{version=\"\(TallyCommand.version)\"} 1"))
         }
     }
 
-    @Test(arguments: [("/describe/1234", ["describe", "1234", "--json"]), ("/describe/30?frame=100", ["describe", "30", "--json", "--frame", "100"])])
+    @Test(arguments: [
+        ("/describe/1234", ["describe", "1234", "--json"]),
+        ("/describe/30?frame=100", ["describe", "30", "--json", "--frame", "100"]),
+    ])
     func describeIsTheCommandLinesJSON(_ uri: String, _ arguments: [String]) async throws {
         let response = try await fetch(uri)
         #expect(response.status == .ok)

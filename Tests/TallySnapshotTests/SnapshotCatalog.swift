@@ -23,10 +23,14 @@ enum SnapshotCatalog {
     static let standard = Variant(name: "light", formats: [.svg, .png], settings: RenderSettings())
 
     /// The counts that also get the variants: each form from the empty frame to the largest count.
-    static let variantCounts: [TallyCount] = [0, 5, 25, 99, 100, 1000, 9999, 10000, 1_234_567].map { TallyCount(exactly: $0)! }
+    static let variantCounts: [TallyCount] = [0, 5, 25, 99, 100, 1000, 9999, 10000, 1_234_567].map {
+        TallyCount(exactly: $0)!
+    }
 
     static let variants: [Variant] = [
-        Variant(name: "dark", formats: [.svg, .png], settings: RenderSettings(appearance: Appearance(theme: .dark, background: .paper))),
+        Variant(
+            name: "dark", formats: [.svg, .png],
+            settings: RenderSettings(appearance: Appearance(theme: .dark, background: .paper))),
         Variant(name: "auto", formats: [.svg], settings: RenderSettings(appearance: Appearance(theme: .auto))),
         Variant(name: "ink", formats: [.svg, .png], settings: RenderSettings(style: .ink, seed: 1)),
         Variant(name: "animate", formats: [.svg], settings: RenderSettings(animate: true)),
@@ -49,7 +53,8 @@ enum SnapshotCatalog {
             if variantCounts.contains(count) { variants += Self.variants }
             for variant in variants {
                 let format: OutputFormat = variant.formats.contains(.png) ? .png : .svg
-                entries.append((count, variant.name, "\(format.rawValue)/tally-\(count.value).\(variant.name).\(format.rawValue)"))
+                entries.append(
+                    (count, variant.name, "\(format.rawValue)/tally-\(count.value).\(variant.name).\(format.rawValue)"))
                 if format == .png, variant.name == standard.name {
                     entries.append((count, "light (svg)", "svg/tally-\(count.value).light.svg"))
                 }
@@ -62,20 +67,20 @@ enum SnapshotCatalog {
     /// sees a change by eye.
     static var indexHTML: String {
         var html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>tally snapshots</title>
-        <style>
-        body{font:14px/1.4 system-ui,sans-serif;margin:24px;background:#fff;color:#222}
-        h2{font-size:15px;margin:28px 0 8px}
-        .row{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-end}
-        figure{margin:0;padding:8px;border:1px solid #ddd;background:repeating-conic-gradient(#f4f4f4 0 25%,#fff 0 50%) 0 0/16px 16px}
-        img{display:block;max-width:256px;max-height:256px}
-        figcaption{font-size:12px;color:#555;margin-top:4px}
-        </style></head><body>
-        <h1>tally snapshots</h1>
-        <p>Every reference under <code>Snapshots/</code>. <code>make snapshots</code> records them anew; review each change here.</p>
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>tally snapshots</title>
+            <style>
+            body{font:14px/1.4 system-ui,sans-serif;margin:24px;background:#fff;color:#222}
+            h2{font-size:15px;margin:28px 0 8px}
+            .row{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-end}
+            figure{margin:0;padding:8px;border:1px solid #ddd;background:repeating-conic-gradient(#f4f4f4 0 25%,#fff 0 50%) 0 0/16px 16px}
+            img{display:block;max-width:256px;max-height:256px}
+            figcaption{font-size:12px;color:#555;margin-top:4px}
+            </style></head><body>
+            <h1>tally snapshots</h1>
+            <p>Every reference under <code>Snapshots/</code>. <code>make snapshots</code> records them anew; review each change here.</p>
 
-        """
+            """
         var current: TallyCount?
         for entry in images {
             if entry.count != current {
@@ -83,7 +88,8 @@ enum SnapshotCatalog {
                 html += "<h2>\(entry.count)</h2>\n<div class=\"row\">\n"
                 current = entry.count
             }
-            html += "<figure><img src=\"\(entry.path)\" alt=\"\(entry.count) \(entry.variant)\"><figcaption>\(entry.variant) · \(entry.path)</figcaption></figure>\n"
+            html +=
+                "<figure><img src=\"\(entry.path)\" alt=\"\(entry.count) \(entry.variant)\"><figcaption>\(entry.variant) · \(entry.path)</figcaption></figure>\n"
         }
         html += "</div>\n</body></html>\n"
         return html

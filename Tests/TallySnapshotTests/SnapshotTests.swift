@@ -1,27 +1,33 @@
 import Foundation
 @preconcurrency import SnapshotTesting
-import Testing
-#if Cairo
-import TallyCairo
-#endif
 import TallyGeometry
 import TallyRender
 import TallySnapshotTesting
+import Testing
+
+#if Cairo
+import TallyCairo
+#endif
 
 /// Locks every threshold of SPEC §2 in each output, byte for byte (text) or pixel by pixel
 /// within `PixelTolerance.standard` (PNG). A failure names the count and variant; a PNG
 /// failure leaves reference, actual and difference images in `.build/snapshot-failures/`.
 @Suite struct SnapshotTests {
-    private func check<Format>(_ count: TallyCount, as strategy: Snapshotting<TallyCount, Format>, variant: String,
-                               folder: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func check<Format>(
+        _ count: TallyCount, as strategy: Snapshotting<TallyCount, Format>, variant: String,
+        folder: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         // Name both files instead of suggesting a diff tool: the line diff or pixel report follows.
-        let failure = withSnapshotTesting(diffTool: SnapshotTestingConfiguration.DiffTool { reference, actual in
-            "reference: \(reference)\nactual:    \(actual)"
-        }) {
-            verifySnapshot(of: count, as: strategy, named: variant,
-                           record: SnapshotCatalog.isRecording ? .all : .never,
-                           snapshotDirectory: SnapshotCatalog.root.appendingPathComponent(folder).path,
-                           testName: "tally-\(count.value)")
+        let failure = withSnapshotTesting(
+            diffTool: SnapshotTestingConfiguration.DiffTool { reference, actual in
+                "reference: \(reference)\nactual:    \(actual)"
+            }
+        ) {
+            verifySnapshot(
+                of: count, as: strategy, named: variant,
+                record: SnapshotCatalog.isRecording ? .all : .never,
+                snapshotDirectory: SnapshotCatalog.root.appendingPathComponent(folder).path,
+                testName: "tally-\(count.value)")
         }
         if let failure, !SnapshotCatalog.isRecording {
             Issue.record("\(folder)/tally-\(count.value).\(variant): \(failure)", sourceLocation: sourceLocation)
@@ -37,7 +43,8 @@ import TallySnapshotTesting
                 check(count, as: .svg(settings), variant: variant.name, folder: "svg")
             case .png:
                 #if Cairo
-                let failures = SnapshotCatalog.failures.appendingPathComponent("png/tally-\(count.value).\(variant.name)")
+                let failures = SnapshotCatalog.failures.appendingPathComponent(
+                    "png/tally-\(count.value).\(variant.name)")
                 check(count, as: .png(settings, failures: failures), variant: variant.name, folder: "png")
                 #endif
             case .json, .pdf:
@@ -68,13 +75,19 @@ import TallySnapshotTesting
         #if Cairo
         for strategy in [Snapshotting<TallyCount, Data>.png(tooLarge)] {
             await withKnownIssue {
-                let data: Data = await withCheckedContinuation { done in strategy.snapshot(TallyCount(exactly: 5)!).run { done.resume(returning: $0) } }
+                let data: Data = await withCheckedContinuation { done in
+                    strategy.snapshot(TallyCount(exactly: 5)!).run { done.resume(returning: $0) }
+                }
                 #expect(PNGImage(png: Array(data)) == nil)
             }
         }
         #endif
         await withKnownIssue {
-            _ = await withCheckedContinuation { done in Snapshotting<TallyCount, String>.svg(tooLarge).snapshot(TallyCount(exactly: 5)!).run { done.resume(returning: $0) } }
+            _ = await withCheckedContinuation { done in
+                Snapshotting<TallyCount, String>.svg(tooLarge).snapshot(TallyCount(exactly: 5)!).run {
+                    done.resume(returning: $0)
+                }
+            }
         }
     }
 
@@ -82,18 +95,26 @@ import TallySnapshotTesting
     /// scenes of your own (here recoloured), PDF as well.
     @Test func strategiesComposeForScenesAndCounts() async throws {
         let scene = Scene(count: 137)
-        let recoloured = Scene(count: scene.count, frame: scene.frame, marks: scene.marks.map { mark in
-            var mark = mark
-            mark.color = .accent
-            return mark
-        })
-        let svg: String = await withCheckedContinuation { done in Snapshotting<Scene, String>.svg().snapshot(recoloured).run { done.resume(returning: $0) } }
+        let recoloured = Scene(
+            count: scene.count, frame: scene.frame,
+            marks: scene.marks.map { mark in
+                var mark = mark
+                mark.color = .accent
+                return mark
+            })
+        let svg: String = await withCheckedContinuation { done in
+            Snapshotting<Scene, String>.svg().snapshot(recoloured).run { done.resume(returning: $0) }
+        }
         #expect(svg.hasPrefix("<svg") && svg.contains(".box{stroke:#d94033"))
         #if Cairo
-        let png: Data = await withCheckedContinuation { done in Snapshotting<Scene, Data>.png().snapshot(recoloured).run { done.resume(returning: $0) } }
+        let png: Data = await withCheckedContinuation { done in
+            Snapshotting<Scene, Data>.png().snapshot(recoloured).run { done.resume(returning: $0) }
+        }
         let image = try #require(PNGImage(png: Array(png)))
         #expect(image.width == 256)
-        let pdf: Data = await withCheckedContinuation { done in Snapshotting<TallyCount, Data>.pdf().snapshot(137).run { done.resume(returning: $0) } }
+        let pdf: Data = await withCheckedContinuation { done in
+            Snapshotting<TallyCount, Data>.pdf().snapshot(137).run { done.resume(returning: $0) }
+        }
         #expect(pdf.starts(with: Array("%PDF-".utf8)))
         #endif
     }
@@ -111,8 +132,9 @@ import TallySnapshotTesting
             #expect(stored == html, "Snapshots/index.html is out of date: run make snapshots")
         }
         for entry in SnapshotCatalog.images {
-            #expect(FileManager.default.fileExists(atPath: SnapshotCatalog.root.appendingPathComponent(entry.path).path),
-                    "the index shows \(entry.path), which is not recorded")
+            #expect(
+                FileManager.default.fileExists(atPath: SnapshotCatalog.root.appendingPathComponent(entry.path).path),
+                "the index shows \(entry.path), which is not recorded")
         }
     }
 }

@@ -21,7 +21,9 @@ public enum TallyProcess {
         for directory in candidates {
             let url = directory.appendingPathComponent("tally")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue { return url }
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return url
+            }
         }
         return packageRoot.appendingPathComponent(".build/debug/tally")
     }()
@@ -29,7 +31,9 @@ public enum TallyProcess {
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil) throws -> TallyRun {
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil
+    ) throws -> TallyRun {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         return try runProgram(executable, arguments, environment: env, directory: directory, stdin: stdin)
@@ -44,7 +48,9 @@ public enum TallyProcess {
 }
 
 /// The one-line error of SPEC §6.
-public func expectOneLineError(_ run: TallyRun, status: Int32, mentioning needle: String, sourceLocation: SourceLocation = #_sourceLocation) {
+public func expectOneLineError(
+    _ run: TallyRun, status: Int32, mentioning needle: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(run.status == status, "exit status", sourceLocation: sourceLocation)
     let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
     #expect(lines.count == 1, "stderr: \(run.stderr)", sourceLocation: sourceLocation)
@@ -90,14 +96,18 @@ public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER
 public let chromiumProgram = installedProgram("chromium") ?? installedProgram("chromium-browser")
 
 /// Runs any program and returns its exit status and output; stopped after `timeout` seconds.
-public func runProgram(_ url: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
-                       stdin: Data? = nil, timeout: TimeInterval = 120) throws -> TallyRun {
+public func runProgram(
+    _ url: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
+    stdin: Data? = nil, timeout: TimeInterval = 120
+) throws -> TallyRun {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
     if let environment { process.environment = environment }
     if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe(), input = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = input
@@ -109,12 +119,16 @@ public func runProgram(_ url: URL, _ arguments: [String], environment: [String: 
     let errors = Collected()
     let group = DispatchGroup()
     group.enter()
-    DispatchQueue.global().async { errors.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    DispatchQueue.global().async {
+        errors.data = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
     let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
     timer.cancel()
-    return TallyRun(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
+    return TallyRun(
+        status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
 }

@@ -1,5 +1,5 @@
-@_spi(Fuzzing) import TallyCommands
 import FuzzDriver
+@_spi(Fuzzing) import TallyCommands
 
 /// Count lists (`@file`, standard input): any bytes, never a crash, never more counts than a
 /// batch allows.

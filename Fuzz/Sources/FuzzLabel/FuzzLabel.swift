@@ -1,7 +1,7 @@
 import Foundation
+import FuzzDriver
 import TallyGeometry
 import TallyRender
-import FuzzDriver
 
 /// Labels (`--label`): any text reaches the SVG as one escaped title and the PNG and PDF as
 /// metadata, never as markup and never a crash.
@@ -11,10 +11,14 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let count = TallyCount(exactly: UInt64(size % 300))!
     for format in [OutputFormat.svg, .png, .pdf] {
         let settings = RenderSettings(format: format, side: .longer(24), label: label)
-        guard let bytes = try? Renderer.render(count, settings) else { preconditionFailure("\(format) refused a label") }
+        guard let bytes = try? Renderer.render(count, settings) else {
+            preconditionFailure("\(format) refused a label")
+        }
         if format == .svg {
             let text = String(decoding: bytes, as: UTF8.self)
-            precondition(text.components(separatedBy: "<title").count == 2 && text.components(separatedBy: "</title>").count == 2)
+            precondition(
+                text.components(separatedBy: "<title").count == 2 && text.components(separatedBy: "</title>").count == 2
+            )
             precondition(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
         }
     }

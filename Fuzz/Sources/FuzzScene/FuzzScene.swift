@@ -1,7 +1,7 @@
 import Foundation
+import FuzzDriver
 import TallyGeometry
 import TallyRender
-import FuzzDriver
 
 /// Scene building and SVG for arbitrary counts and sizes: never a crash, pens at least a pixel,
 /// and every SVG number below 10⁶ (SPEC §2 and §5).
@@ -12,13 +12,14 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     var raw: UInt64 = 0
     for byte in bytes.prefix(8) { raw = raw << 8 | UInt64(byte) }
     let count = TallyCount(exactly: raw & UInt64(Int64.max))!
-    let side = 1 + Double(UInt16(bytes[8]) << 8 | UInt16(bytes[9])) / 16      // 1 … 4,097 px
+    let side = 1 + Double(UInt16(bytes[8]) << 8 | UInt16(bytes[9])) / 16  // 1 … 4,097 px
     let options = bytes[10]
-    let settings = RenderSettings(format: .svg, side: options & 1 == 0 ? .longer(side) : .width(side),
-                                  style: options & 2 == 0 ? .clean : .ink, seed: UInt64(options),
-                                  fit: options & 4 == 0 ? .content : .frame,
-                                  detail: options & 8 == 0 ? nil : .full)
-    guard let (scene, viewport, _) = try? Renderer.layout(count, settings) else { return 0 }   // a size over the limits
+    let settings = RenderSettings(
+        format: .svg, side: options & 1 == 0 ? .longer(side) : .width(side),
+        style: options & 2 == 0 ? .clean : .ink, seed: UInt64(options),
+        fit: options & 4 == 0 ? .content : .frame,
+        detail: options & 8 == 0 ? nil : .full)
+    guard let (scene, viewport, _) = try? Renderer.layout(count, settings) else { return 0 }  // a size over the limits
     for mark in scene.marks where !mark.kind.isFilled {
         precondition(mark.width * viewport.pixelsPerUnit >= 0.999_999, "a pen under a pixel")
     }
@@ -26,8 +27,14 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
         .replacingOccurrences(of: "data-count=\"\(count.value)\"", with: "")
     var number = ""
     for character in svg + " " {
-        if character.isNumber || character == "." || character == "-" { number.append(character); continue }
-        if let value = Double(number), !number.isEmpty { precondition(abs(value) < 1e6 || number.allSatisfy(\.isNumber) && svg.contains("u\(number)"), "SVG number \(number)") }
+        if character.isNumber || character == "." || character == "-" {
+            number.append(character)
+            continue
+        }
+        if let value = Double(number), !number.isEmpty {
+            precondition(
+                abs(value) < 1e6 || number.allSatisfy(\.isNumber) && svg.contains("u\(number)"), "SVG number \(number)")
+        }
         number = ""
     }
     return 0
