@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize format lint fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
+.PHONY: all deps test-deps build demo test test-sanitize format lint api-check api-baseline fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
 
 all: build
 
@@ -31,6 +31,7 @@ demo: build
 test: test-deps
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory api-check
 	$(SWIFT) test --skip-build
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
 	cd Examples/LibraryExample && $(SWIFT) run --quiet TallyLibraryExample
@@ -55,6 +56,21 @@ format:
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 	@echo "lint: swift format finds nothing to change in $(FORMATTED)"
+
+# The public API of the library products (Tally, with the stage modules it re-exports, and
+# TallySnapshotTesting), one symbol a line, against the committed baseline api/public-api.txt:
+# a change to the public surface fails `make api-check` (part of make test) until the baseline
+# is regenerated with `make api-baseline` and committed with it.
+api-baseline: deps
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	scripts/api-baseline "$$(ls -d .build/*/symbolgraph | head -1)" > api/public-api.txt
+	@echo "wrote api/public-api.txt ($$(wc -l < api/public-api.txt) public symbols)"
+
+api-check: deps
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	@scripts/api-baseline "$$(ls -d .build/*/symbolgraph | head -1)" > .build/public-api.txt
+	@diff -u api/public-api.txt .build/public-api.txt >&2 || { echo "api-check: the public API differs from api/public-api.txt (above); if that is on purpose, run make api-baseline and commit the baseline with the change" >&2; exit 1; }
+	@echo "api-check: the public API is the baseline's ($$(wc -l < api/public-api.txt) symbols in api/public-api.txt)"
 
 # The tests under AddressSanitizer and ThreadSanitizer (the batch workers and the signal
 # watcher included), each in its own build folder so the normal build stays as it is. The two

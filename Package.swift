@@ -43,16 +43,11 @@ let package = Package(
         .executable(name: "tally-server", targets: ["TallyServerTool"]),
         // One import for Swift users: the labelled API (`Tally.svg(137)`) and every type it uses.
         .library(name: "Tally", targets: ["Tally"]),
-        .library(name: "TallyGeometry", targets: ["TallyGeometry"]),
-        .library(name: "TallyEncoding", targets: ["TallyEncoding"]),
-        .library(name: "TallyStyle", targets: ["TallyStyle"]),
-        .library(name: "TallySVG", targets: ["TallySVG"]),
-        .library(name: "TallyCairo", targets: ["TallyCairo"]),
-        .library(name: "TallyRender", targets: ["TallyRender"]),
         // Snapshot strategies (.scene, .svg, .png) for users' own tests of tally images.
         .library(name: "TallySnapshotTesting", targets: ["TallySnapshotTesting"]),
-        // The command line's module, for the fuzz targets in Fuzz/ (`@_spi(Fuzzing)`); not an API.
-        .library(name: "TallyCommands", targets: ["TallyCommands"]),
+        // Test-only: the command line's module for the fuzz targets in Fuzz/ (through
+        // `@_spi(Fuzzing)`, the count-list parser). Not an API; nothing else should depend on it.
+        .library(name: "TallyFuzzTargets", targets: ["TallyCommands"]),
     ],
     traits: [
         .trait(name: "Cairo", description: "PNG and PDF through the system's Cairo (libcairo2-dev, brew cairo)."),

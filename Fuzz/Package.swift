@@ -11,22 +11,20 @@ let package = Package(
         // libFuzzer's driver, shared by the targets.
         .target(name: "FuzzDriver"),
         .executableTarget(
-            name: "FuzzCount", dependencies: ["FuzzDriver", .product(name: "TallyGeometry", package: "tally")]),
+            name: "FuzzCount", dependencies: ["FuzzDriver", .product(name: "Tally", package: "tally")]),
         .executableTarget(
-            name: "FuzzCountList", dependencies: ["FuzzDriver", .product(name: "TallyCommands", package: "tally")]),
+            name: "FuzzCountList", dependencies: ["FuzzDriver", .product(name: "TallyFuzzTargets", package: "tally")]),
         .executableTarget(
-            name: "FuzzColor", dependencies: ["FuzzDriver", .product(name: "TallyStyle", package: "tally")]),
+            name: "FuzzColor", dependencies: ["FuzzDriver", .product(name: "Tally", package: "tally")]),
         .executableTarget(
             name: "FuzzLabel",
             dependencies: [
-                "FuzzDriver", .product(name: "TallyRender", package: "tally"),
-                .product(name: "TallyGeometry", package: "tally"),
+                "FuzzDriver", .product(name: "Tally", package: "tally"),
             ]),
         .executableTarget(
             name: "FuzzScene",
             dependencies: [
-                "FuzzDriver", .product(name: "TallyRender", package: "tally"),
-                .product(name: "TallyGeometry", package: "tally"),
+                "FuzzDriver", .product(name: "Tally", package: "tally"),
             ]),
     ]
 )

@@ -20,10 +20,8 @@ let package = Package(
         .testTarget(
             name: "TallyImageTests",
             dependencies: [
+                .product(name: "Tally", package: tally),
                 .product(name: "TallySnapshotTesting", package: tally),
-                .product(name: "TallyRender", package: tally),
-                .product(name: "TallyGeometry", package: tally),
-                .product(name: "TallyStyle", package: tally),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         )

@@ -172,7 +172,8 @@ struct DrawingOptions: ParsableArguments {
         return RenderSettings(
             format: format, side: side, scale: scale, padding: padding, appearance: try appearance(format: format),
             style: style, seed: seed, fit: fit, frame: try pinnedFrame(), detail: detail, label: label,
-            caption: caption, animate: animate, animateFrom: from, documentDate: try Self.documentDate())
+            caption: caption, animation: from.map { .since($0) } ?? (animate ? .all : .none),
+            documentDate: try Self.documentDate())
     }
 
     /// The frame after `--frame`, if any.

@@ -55,7 +55,7 @@ struct GalleryCommand: ParsableCommand {
             explicit: format, output: output, fallback: Gallery.Format.svg,
             fromExtension: Gallery.Format.init(pathExtension:))
         let settings = try drawing.settings(format: .svg)
-        if settings.animate || settings.animateFrom != nil {
+        if settings.animation != .none {
             throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")
         }
         let bytes: [UInt8]

@@ -138,8 +138,11 @@ package struct RenderOptions: Sendable {
         if let detail = settings.detail { key += ";detail=\(detail.rawValue)" }
         if let label = settings.label { key += ";label=\(label.utf8.count):\(label)" }
         if let caption = settings.caption { key += caption ? ";caption" : ";no-caption" }
-        if settings.animate { key += ";animate" }
-        if let from = settings.animateFrom { key += ";animate-from=\(from.value)" }
+        switch settings.animation {
+        case .none: break
+        case .all: key += ";animate"
+        case .since(let from): key += ";animate-from=\(from.value)"
+        }
         key += ";date=\(settings.documentDate)"
         return key
     }

@@ -10,7 +10,7 @@
 ///   the pen, so strokes differ in length and never meet exactly.
 /// - **pressure**: each mark's pen is up to 25% wider or thinner than designed.
 /// The amounts keep neighbouring strokes of a gate (2.1 apart, 1.2 of gap) from touching.
-public enum InkStyle {
+package enum InkStyle {
     /// How far ends move, across and along the segment, as a fraction of the pen width.
     static let endWobble = 0.35
     /// The largest bow, as a fraction of the segment's length, and in pens.
@@ -33,7 +33,7 @@ public enum InkStyle {
     ///   - scene: the clean scene.
     ///   - seed: the hand: the same seed gives the same wobble, and so the same bytes.
     /// - Returns: the scene with bowed segments (progress fills and captions unchanged).
-    public static func apply(to scene: Scene, seed: UInt64) -> Scene {
+    package static func apply(to scene: Scene, seed: UInt64) -> Scene {
         var hand = SplitMix64(seed: seed)
         let lean = handSlant.0 + (handSlant.1 - handSlant.0) * (hand.nextSigned() + 1) / 2
         let marks = scene.marks.map { mark in

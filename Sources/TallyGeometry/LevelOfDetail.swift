@@ -31,7 +31,7 @@ extension Detail {
 extension Scene {
     /// The scene with every pen at least `Proportions.minimumPenPixels` wide when one layout
     /// unit is `pixelsPerUnit` output pixels (SPEC §2: no pen thinner than 1 output pixel).
-    public func flooringPens(pixelsPerUnit: Double) -> Scene {
+    package func flooringPens(pixelsPerUnit: Double) -> Scene {
         let floor = Proportions.minimumPenPixels / pixelsPerUnit
         guard floor.isFinite else { return self }
         let floored = marks.map { mark in

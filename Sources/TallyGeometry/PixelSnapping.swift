@@ -19,7 +19,7 @@ extension Scene {
     /// - Parameters:
     ///   - pixelsPerUnit: the output scale (`Viewport.pixelsPerUnit`).
     ///   - visible: the layout box at the image's top left (`Viewport.visible`).
-    public func snappedToPixels(pixelsPerUnit: Double, visible: Rect) -> Scene {
+    package func snappedToPixels(pixelsPerUnit: Double, visible: Rect) -> Scene {
         guard pixelsPerUnit.isFinite, pixelsPerUnit > 0 else { return self }
         let snapped = marks.map { mark -> Mark in
             if mark.kind == .caption { return mark }

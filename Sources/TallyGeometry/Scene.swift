@@ -207,7 +207,7 @@ public struct Scene: Hashable, Sendable {
 
     /// The scene with a caption written under it (`--caption`): the caption's glyphs follow the
     /// tally's marks.
-    public func adding(_ caption: Caption) -> Scene {
+    package func adding(_ caption: Caption) -> Scene {
         Scene(count: count, frame: frame, detail: detail, marks: marks + caption.marks)
     }
 }

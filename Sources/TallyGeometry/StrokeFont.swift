@@ -7,24 +7,24 @@
 /// browser. Strokes from the core look the same in every backend and on every machine. The
 /// glyphs are drawn for this project on a grid 8 units tall (the digits' height, baseline at
 /// y = 8, y grows downwards), 4 units wide.
-public enum StrokeFont {
+package enum StrokeFont {
     /// The height of a digit, in font units; `Caption` scales from it.
-    public static let capHeight = 8.0
+    package static let capHeight = 8.0
     /// How far the comma reaches below the baseline, in font units.
-    public static let descent = 1.6
+    package static let descent = 1.6
     /// The pen, in font units: a regular weight.
-    public static let pen = 0.85
+    package static let pen = 0.85
 
     /// One glyph: its polylines and how far the next glyph starts, in font units.
-    public struct Glyph: Hashable, Sendable {
+    package struct Glyph: Hashable, Sendable {
         /// Polylines in font units (8 tall, baseline at y = 8).
-        public let strokes: [[Point]]
+        package let strokes: [[Point]]
         /// How far the next glyph starts, in font units.
-        public let advance: Double
+        package let advance: Double
     }
 
     /// The glyph of a character; nil for a character the font does not have.
-    public static func glyph(_ character: Character) -> Glyph? {
+    package static func glyph(_ character: Character) -> Glyph? {
         guard let ascii = character.asciiValue else { return nil }
         switch ascii {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return digits[Int(ascii - UInt8(ascii: "0"))]
@@ -35,7 +35,7 @@ public enum StrokeFont {
     }
 
     /// The width of a text set in the font, without the space after its last glyph.
-    public static func width(of text: String) -> Double {
+    package static func width(of text: String) -> Double {
         let glyphs = text.compactMap(glyph)
         guard let last = glyphs.last else { return 0 }
         return glyphs.dropLast().reduce(0) { $0 + $1.advance } + last.advance - spacing
@@ -117,18 +117,18 @@ public enum StrokeFont {
 
 /// Text written in `StrokeFont`: a count under the tally (`Magnitude`, `--caption`), a gallery's
 /// tile labels.
-public struct Caption: Hashable, Sendable {
+package struct Caption: Hashable, Sendable {
     /// The caption's glyphs as marks (kind `caption`, colour c2, unit 0), in reading order.
-    public let marks: [Mark]
+    package let marks: [Mark]
     /// The caption's ink, pen included.
-    public let inkBounds: Rect
+    package let inkBounds: Rect
 
     /// A caption of a given size and place, in any units (a gallery writes its labels in pixels).
     /// - Parameters:
     ///   - height: the height of a digit.
     ///   - centreX: the middle of the text.
     ///   - top: the top of the digits.
-    public init(_ text: String, height: Double, centreX: Double, top: Double) {
+    package init(_ text: String, height: Double, centreX: Double, top: Double) {
         let scale = height / StrokeFont.capHeight
         let width = StrokeFont.width(of: text) * scale
         let left = centreX - width / 2

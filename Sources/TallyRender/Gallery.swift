@@ -15,20 +15,20 @@ import TallyCairo
 /// (seven tiles are two rows of four and three, never six and one). The labels are the counts
 /// in the core's stroke font (`Caption`), so SVG, PNG and PDF show the same glyphs whatever
 /// fonts a machine has. `--label` titles the sheet.
-public enum Gallery {
+package enum Gallery {
     /// What a gallery can be written as.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         case svg, png, pdf, html
 
         /// The format a path's extension names, if any.
-        public init?(pathExtension path: String) {
+        package init?(pathExtension path: String) {
             guard let ext = lowercasedExtension(of: path) else { return nil }
             self.init(rawValue: ext)
         }
     }
 
     /// The most counts one sheet shows.
-    public static let maximumCounts = 1_000
+    package static let maximumCounts = 1_000
 
     /// Sheet geometry in pixels, from `Proportions` (every proportion in one place).
     static let columns = Proportions.galleryColumns
@@ -47,7 +47,7 @@ public enum Gallery {
     static let defaultTile = Proportions.galleryTile
 
     /// Why a sheet cannot be made.
-    public enum Problem: Error, Hashable, Sendable {
+    package enum Problem: Error, Hashable, Sendable {
         case tooManyCounts(Int)
         /// The sheet passes the image limits (SPEC §6): so many tiles of this side, in pixels.
         case sheetTooLarge(counts: Int, tile: Double, width: Double, height: Double)
@@ -80,8 +80,7 @@ public enum Gallery {
         var tileSettings = settings
         tileSettings.format = format == .png ? .png : format == .pdf ? .pdf : .svg
         tileSettings.caption = false
-        tileSettings.animate = false
-        tileSettings.animateFrom = nil
+        tileSettings.animation = .none
         tileSettings.side = settings.side ?? .longer(defaultTile)
         // Up to six columns, more for large sheets (about square), rows as evenly filled as that allows.
         let tileCount = max(counts.count, 1)
@@ -132,7 +131,7 @@ public enum Gallery {
     ///   - settings: every tile's look; `side` is each tile's side (default 160 px).
     /// - Returns: the sheet's bytes.
     /// - Throws: `Problem` for too many counts, a sheet past the image limits, or a tile that cannot be drawn.
-    public static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem)
+    package static func render(_ counts: [TallyCount], as format: Format, _ settings: RenderSettings) throws(Problem)
         -> [UInt8]
     {
         let sheet = try layout(counts, settings, format: format)

@@ -68,10 +68,9 @@ public struct RenderSettings: Hashable, Sendable {
     /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
     /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat.
     public var caption: Bool?
-    /// Draw every mark in (`animate`), or only those new since a count (`animateFrom`).
-    public var animate: Bool
-    /// Draw in only the marks new since this count (`animation` says both at once).
-    public var animateFrom: TallyCount?
+    /// Still, every mark drawing in (`--animate`), or only those new since a count
+    /// (`--animate-from`): SVG only (SPEC §4).
+    public var animation: Animation
     /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
     public var documentDate: Int64
 
@@ -86,7 +85,7 @@ public struct RenderSettings: Hashable, Sendable {
         format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
         appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
         frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil,
-        animate: Bool = false, animateFrom: TallyCount? = nil,
+        animation: Animation = .none,
         documentDate: Int64 = 0
     ) {
         self.format = format
@@ -101,8 +100,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.detail = detail
         self.label = label
         self.caption = caption
-        self.animate = animate
-        self.animateFrom = animateFrom
+        self.animation = animation
         self.documentDate = documentDate
     }
 }
@@ -135,20 +133,6 @@ public enum Animation: Hashable, Sendable {
     case since(TallyCount)
 }
 
-extension RenderSettings {
-    /// The animation, as one value (`animate` and `animateFrom` together).
-    public var animation: Animation {
-        get { animateFrom.map { .since($0) } ?? (animate ? .all : .none) }
-        set {
-            switch newValue {
-            case .none: (animate, animateFrom) = (false, nil)
-            case .all: (animate, animateFrom) = (true, nil)
-            case .since(let count): (animate, animateFrom) = (false, count)
-            }
-        }
-    }
-}
-
 /// Why a count could not be rendered with some settings.
 public enum RenderError: Error, Hashable, Sendable {
     case viewport(Viewport.Problem)
@@ -172,7 +156,7 @@ public enum Renderer {
     /// The order is SPEC §2's: the frame, then the fit (and the caption under what it shows),
     /// then the viewport (size and margin), and only then the level of detail and the pen floor,
     /// at the final output scale; last, for PNG in the clean style, the pixel grid.
-    public static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (
+    package static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (
         scene: Scene, viewport: Viewport, clean: Scene
     ) {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
@@ -197,10 +181,10 @@ public enum Renderer {
         } else {
             viewport = try self.viewport(shown, side, settings)
         }
-        if (settings.animate || settings.animateFrom != nil) && settings.format != .svg {
+        if settings.animation != .none && settings.format != .svg {
             throw .animationNeedsSVG(settings.format)
         }
-        if let from = settings.animateFrom, from > count { throw .animateFromBeyondCount(from, count) }
+        if case .since(let from) = settings.animation, from > count { throw .animateFromBeyondCount(from, count) }
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
@@ -278,13 +262,16 @@ public enum Renderer {
         case .json:
             return SceneJSON.encodedBytes(scene, viewport: settings.side == nil ? nil : viewport)
         case .svg:
-            var animated = AnimatedMarks.none
-            if let from = settings.animateFrom {
+            let animated: AnimatedMarks
+            switch settings.animation {
+            case .none:
+                animated = .none
+            case .all:
+                animated = .all
+            case .since(let from):
                 // The earlier count in the same frame, so forms that depend on the frame compare alike.
                 let new = clean.marksNew(since: Scene(count: from, frame: clean.frame.level, detail: clean.detail))
                 animated = .only(Set(new.indices.filter { new[$0] }))
-            } else if settings.animate {
-                animated = .all
             }
             let options = SVGOptions(
                 appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)

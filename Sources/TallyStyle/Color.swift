@@ -45,7 +45,7 @@ public struct RGBA: Hashable, Sendable {
     }
 
     /// Channels from 0 to 1, for Cairo.
-    public var unitComponents: (red: Double, green: Double, blue: Double, alpha: Double) {
+    package var unitComponents: (red: Double, green: Double, blue: Double, alpha: Double) {
         (Double(red) / 255, Double(green) / 255, Double(blue) / 255, Double(alpha) / 255)
     }
 

@@ -1,9 +1,9 @@
 import TallyGeometry
 
 /// SPEC §4's motion: each new mark draws in, in count order.
-public enum Motion {
+package enum Motion {
     /// How long one mark takes to draw in, in seconds.
-    public static func duration(of kind: MarkKind) -> Double {
+    package static func duration(of kind: MarkKind) -> Double {
         switch kind {
         case .stroke: 0.28
         case .slash: 0.2
@@ -16,7 +16,7 @@ public enum Motion {
     }
 
     /// The whole animation ends near this many seconds, however many marks are new.
-    public static let totalLimit = 3.0
+    package static let totalLimit = 3.0
 
     package struct Timing: Hashable, Sendable {
         package var delay: Double

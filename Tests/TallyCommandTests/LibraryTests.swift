@@ -32,9 +32,9 @@ import Testing
         var settings = RenderSettings()
         #expect(settings.animation == .none)
         settings.animation = .all
-        #expect(settings.animate && settings.animateFrom == nil)
+        #expect(settings.animation == .all)
         settings.animation = .since(24)
-        #expect(!settings.animate && settings.animateFrom == 24 && settings.animation == .since(24))
+        #expect(settings.animation == .since(24))
         let plusOne = try Tally.svg(25, animation: .since(24))
         #expect(plusOne.contains("animation-delay"))
         #expect(!(try Tally.svg(25)).contains("animation-delay"))

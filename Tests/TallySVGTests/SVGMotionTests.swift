@@ -19,7 +19,7 @@ import Testing
 
     @Test func everyMarkDrawsInInCountOrder() throws {
         // Nine marks take 8 × 280 ms + 200 ms: under the limit, so each starts as the last ends.
-        let root = try parsed(try render(9, RenderSettings(animate: true)))
+        let root = try parsed(try render(9, RenderSettings(animation: .all)))
         let paths = animatedPaths(root)
         #expect(paths.count == 9)
         let delays = paths.map(delay)
@@ -34,14 +34,15 @@ import Testing
 
     @Test func theWholeAnimationEndsNearThreeSeconds() throws {
         for count: UInt64 in [24, 99, 9999] {
-            let root = try parsed(try render(count, RenderSettings(side: .longer(2000), detail: .full, animate: true)))
+            let root = try parsed(
+                try render(count, RenderSettings(side: .longer(2000), detail: .full, animation: .all)))
             let last = animatedPaths(root).map(delay).max()!
             #expect(last + 0.28 <= Motion.totalLimit + 0.3, "count \(count)")
         }
     }
 
     @Test func reducedMotionShowsTheFinalMarks() throws {
-        let text = String(decoding: try render(12, RenderSettings(animate: true)), as: UTF8.self)
+        let text = String(decoding: try render(12, RenderSettings(animation: .all)), as: UTF8.self)
         // The only rule that hides marks sits inside the no-preference media query.
         let media = text.range(of: "@media (prefers-reduced-motion:no-preference){")!
         let dash = text.range(of: "stroke-dasharray")!
@@ -50,12 +51,12 @@ import Testing
     }
 
     @Test func animateFromDrawsInOnlyTheNewMarks() throws {
-        let plusOne = try parsed(try render(26, RenderSettings(animateFrom: TallyCount(exactly: 25)!)))
+        let plusOne = try parsed(try render(26, RenderSettings(animation: .since(TallyCount(exactly: 25)!))))
         #expect(animatedPaths(plusOne).count == 1)
         #expect(plusOne.descendants.filter { $0.name == "path" }.count == 26 + 1)
-        let collapse = try parsed(try render(100, RenderSettings(animateFrom: TallyCount(exactly: 99)!)))
+        let collapse = try parsed(try render(100, RenderSettings(animation: .since(TallyCount(exactly: 99)!))))
         #expect(animatedPaths(collapse).count == 2)  // the box and the cross
-        let same = try parsed(try render(40, RenderSettings(animateFrom: TallyCount(exactly: 40)!)))
+        let same = try parsed(try render(40, RenderSettings(animation: .since(TallyCount(exactly: 40)!))))
         #expect(animatedPaths(same).isEmpty)
     }
 

@@ -82,8 +82,8 @@ import Testing
 
     @Test func everyVariantIsFreeOfActiveContent() throws {
         for settings in [
-            RenderSettings(appearance: Appearance(theme: .auto, background: .paper), animate: true),
-            RenderSettings(style: .ink, animateFrom: TallyCount(exactly: 20)!),
+            RenderSettings(appearance: Appearance(theme: .auto, background: .paper), animation: .all),
+            RenderSettings(style: .ink, animation: .since(TallyCount(exactly: 20)!)),
         ] {
             expectNothingActive(try parsed(try render(26, settings)))
         }

@@ -60,7 +60,7 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
         let variants: [RenderSettings] = [
             RenderSettings(), RenderSettings(detail: .full),
             RenderSettings(appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 9),
-            RenderSettings(appearance: Appearance(theme: .auto, background: .paper), fit: .content, animate: true),
+            RenderSettings(appearance: Appearance(theme: .auto, background: .paper), fit: .content, animation: .all),
             RenderSettings(side: .width(1000), padding: 12, label: "Days <sober> & \"counting\""),
         ]
         await propertyCheck(
@@ -73,7 +73,7 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     }
 
     @Test func sameArgumentsSameBytes() throws {
-        let settings = RenderSettings(appearance: Appearance(theme: .auto), style: .ink, seed: 42, animate: true)
+        let settings = RenderSettings(appearance: Appearance(theme: .auto), style: .ink, seed: 42, animation: .all)
         #expect(try render(12_345, settings) == render(12_345, settings))
     }
 

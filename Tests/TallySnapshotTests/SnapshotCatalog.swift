@@ -33,7 +33,7 @@ enum SnapshotCatalog {
             settings: RenderSettings(appearance: Appearance(theme: .dark, background: .paper))),
         Variant(name: "auto", formats: [.svg], settings: RenderSettings(appearance: Appearance(theme: .auto))),
         Variant(name: "ink", formats: [.svg, .png], settings: RenderSettings(style: .ink, seed: 1)),
-        Variant(name: "animate", formats: [.svg], settings: RenderSettings(animate: true)),
+        Variant(name: "animate", formats: [.svg], settings: RenderSettings(animation: .all)),
         Variant(name: "fit-frame", formats: [.svg, .png], settings: RenderSettings(fit: .frame)),
         // The smallest size SPEC's partial-progress rule names: level of detail, pens and progress marks.
         Variant(name: "64px", formats: [.svg, .png], settings: RenderSettings(side: .longer(64))),

@@ -1,5 +1,5 @@
 import FuzzDriver
-import TallyStyle
+import Tally
 
 /// Colours (`--ink`, `--background`): any bytes, never a crash; an accepted colour is written
 /// as CSS that parses back to itself, so nothing the user typed is passed through.

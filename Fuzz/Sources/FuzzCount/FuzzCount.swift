@@ -1,5 +1,5 @@
 import FuzzDriver
-import TallyGeometry
+import Tally
 
 /// Counts and frame names as the command line reads them: any bytes, never a crash; a parsed
 /// count is in range and prints back to the same value.

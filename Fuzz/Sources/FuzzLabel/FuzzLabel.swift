@@ -1,7 +1,6 @@
 import Foundation
 import FuzzDriver
-import TallyGeometry
-import TallyRender
+import Tally
 
 /// Labels (`--label`): any text reaches the SVG as one escaped title and the PNG and PDF as
 /// metadata, never as markup and never a crash.

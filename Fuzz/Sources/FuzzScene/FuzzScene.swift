@@ -1,7 +1,6 @@
 import Foundation
 import FuzzDriver
-import TallyGeometry
-import TallyRender
+import Tally
 
 /// Scene building and SVG for arbitrary counts and sizes: never a crash, pens at least a pixel,
 /// and every SVG number below 10⁶ (SPEC §2 and §5).

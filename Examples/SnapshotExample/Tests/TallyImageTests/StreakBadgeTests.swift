@@ -1,8 +1,6 @@
 import SnapshotTesting
-import TallyGeometry
-import TallyRender
+import Tally
 import TallySnapshotTesting
-import TallyStyle
 import Testing
 
 /// An app that shows a reading streak as a tally locks the images it ships. The references
