@@ -142,7 +142,7 @@ final class TemporaryFiles: @unchecked Sendable {
         guard !installed else { return }
         installed = true
         var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else { return }
+        guard closeOnExecPipe(&descriptors) == 0 else { return }
         signalPipe = descriptors[1]
         let reader = descriptors[0]
         var set = sigset_t()
@@ -181,10 +181,19 @@ final class TemporaryFiles: @unchecked Sendable {
 
     private func watch(_ reader: Int32) {
         var byte: UInt8 = 0
-        while read(reader, &byte, 1) != 1 {
-            if errno != EINTR { return }
+        var signalNumber: Int32 = 0
+        // Only the handler writes here, and only these numbers: anything else is not a signal
+        // to act on, and the watch goes on.
+        while ![SIGINT, SIGTERM, SIGHUP].contains(signalNumber) {
+            let got = read(reader, &byte, 1)
+            if got == 1 {
+                signalNumber = Int32(byte)
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
         }
-        let signalNumber = Int32(byte)
         lock.lock()  // never released: the process ends here
         for path in paths { unlink(path) }
         signal(signalNumber, SIG_DFL)
