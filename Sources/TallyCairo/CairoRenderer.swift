@@ -94,35 +94,40 @@ public enum CairoRenderer {
     package static func drawnPixels(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError)
         -> PNGImage
     {
-        let sheet = CairoSheet(single: scene, viewport: viewport)
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
-        defer { cairo_surface_destroy(surface) }
-        try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
-        try draw(sheet, appearance: options.appearance, on: surface)
-        guard let data = cairo_image_surface_get_data(surface) else { throw CairoError("cairo gave no image data") }
-        let stride = Int(cairo_image_surface_get_stride(surface)) / 4
-        let (width, height) = (Int(sheet.width), Int(sheet.height))
-        let line = UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self)
-        var pixels: [UInt32] = []
-        pixels.reserveCapacity(width * height)
-        for row in 0..<height {
-            pixels.append(contentsOf: UnsafeBufferPointer(start: line + row * stride, count: width))
+        try raster(CairoSheet(single: scene, viewport: viewport), options: options) {
+            (width, height, stride, line) throws(CairoError) in
+            var pixels: [UInt32] = []
+            pixels.reserveCapacity(width * height)
+            for row in 0..<height {
+                pixels.append(contentsOf: UnsafeBufferPointer(start: line + row * stride, count: width))
+            }
+            return PNGImage(width: width, height: height, pixels: pixels)
         }
-        return PNGImage(width: width, height: height, pixels: pixels)
     }
 
     /// A sheet of tallies and labels as a PNG.
     package static func png(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
+        try raster(sheet, options: options) { (width, height, stride, pixels) throws(CairoError) in
+            try PNGEncoder.encode(
+                width: width, height: height, stride: stride, pixels: pixels,
+                text: [("Title", options.title), ("Description", options.description)])
+        }
+    }
+
+    /// Draws a sheet on an image surface and hands its premultiplied ARGB pixels (width, height,
+    /// stride in pixels, the first row) to `use` while the surface lives.
+    private static func raster<Result>(
+        _ sheet: CairoSheet, options: CairoOptions,
+        _ use: (Int, Int, Int, UnsafePointer<UInt32>) throws(CairoError) -> Result
+    ) throws(CairoError) -> Result {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
         defer { cairo_surface_destroy(surface) }
         try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
         try draw(sheet, appearance: options.appearance, on: surface)
         guard let data = cairo_image_surface_get_data(surface) else { throw CairoError("cairo gave no image data") }
         let stride = Int(cairo_image_surface_get_stride(surface)) / 4
-        return try PNGEncoder.encode(
-            width: Int(sheet.width), height: Int(sheet.height), stride: stride,
-            pixels: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self),
-            text: [("Title", options.title), ("Description", options.description)])
+        return try use(
+            Int(sheet.width), Int(sheet.height), stride, UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self))
     }
 
     /// A sheet of tallies and labels as one PDF page.

@@ -63,9 +63,8 @@ enum PNGEncoder {
         case full
     }
 
-    /// From this side on, an image is deflated three ways and the smallest kept: rows
-    /// unfiltered under zlib's default and filtered strategies, and behind the per-row
-    /// adaptive filter. Measured (BENCHMARKS.md, `scripts/png-filter-matrix`): no filter and
+    /// From this side on, an image is deflated twice and the smaller kept: rows unfiltered, and
+    /// behind the per-row adaptive filter. Measured (BENCHMARKS.md, `scripts/png-filter-matrix`): no filter and
     /// the default strategy are smallest over the set as a whole, but a large image of many
     /// equal rows (9,999 at 1,024 px) is 15% smaller behind the adaptive filter; the large
     /// images carry most of the bytes, and below 512 px the extra tries would cost more
@@ -177,16 +176,13 @@ enum PNGEncoder {
         }
     }
 
-    /// zlib at level 9 and its largest window and memory: measured best for these images
-    /// (BENCHMARKS.md: within 4% of `optipng -o2` keeping 8-bit RGBA, where level 6 was up to
-    /// 27% larger), and as deterministic as any level.
-    private static func deflate(_ bytes: [UInt8], effort: Effort, strategy: Int32 = Z_DEFAULT_STRATEGY)
-        throws(CairoError) -> [UInt8]
-    {
+    /// zlib at level 9, its largest window, memory level 8 and the default strategy: measured
+    /// smallest for these images (BENCHMARKS.md, "Row filter and zlib settings": level 6 was 14%
+    /// larger, memory level 9 and the filtered strategy larger too), and as deterministic as any.
+    private static func deflate(_ bytes: [UInt8], effort: Effort) throws(CairoError) -> [UInt8] {
         var stream = z_stream()
-        // Memory level 8: measured smaller than 9 on these images.
         var status = deflateInit2_(
-            &stream, 9, Z_DEFLATED, 15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            &stream, 9, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw CairoError("zlib could not start compressing (status \(status))") }
         if effort == .quick { deflateTune(&stream, 8, 258, 258, 1_024) }
         defer { deflateEnd(&stream) }

@@ -22,7 +22,12 @@ public enum Magnitude {
 
     /// Whether a count's picture carries a caption: as asked, else from `captionedFrom` on.
     public static func captioned(_ count: TallyCount, asked: Bool?) -> Bool {
-        asked ?? (count.value >= captionedFrom)
+        captioned(count.value, asked: asked)
+    }
+
+    /// The same rule for any value up to a frame's capacity (10¹⁹ is past Int64.max).
+    package static func captioned(_ value: UInt64, asked: Bool?) -> Bool {
+        asked ?? (value >= captionedFrom)
     }
 }
 

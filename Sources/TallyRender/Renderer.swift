@@ -153,9 +153,10 @@ public enum Renderer {
     /// The scene the settings draw for a count, with the viewport it is drawn into, and the
     /// same scene before the ink style and the pen floor (what `--animate-from` compares).
     ///
-    /// The order is SPEC §2's: the frame, then the fit (and the caption under what it shows),
-    /// then the viewport (size and margin), and only then the level of detail and the pen floor,
-    /// at the final output scale; last, for PNG in the clean style, the pixel grid.
+    /// The order is SPEC §2's: the frame, then the fit, then the viewport (size, margin and the
+    /// caption's band), and only then the level of detail, the whole-pixel placement and the pen
+    /// floor, at the final output scale; last, for every image with a size in the clean style,
+    /// the pixel grid.
     package static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (
         scene: Scene, viewport: Viewport, clean: Scene
     ) {
@@ -175,7 +176,7 @@ public enum Renderer {
         // widest count, and written under the counts that have one.
         let oneSize = settings.frame != nil || fit == .frame
         let sizing = oneSize ? [frame.level.capacity, frame.level.capacity - 1] : [count.value]
-        if asked ?? (sizing[0] >= Magnitude.captionedFrom) {
+        if Magnitude.captioned(sizing[0], asked: asked) {
             (caption, viewport) = try captioned(count, sizing, shown, side, settings)
             if !Magnitude.captioned(count, asked: asked) { caption = nil }
         } else {
