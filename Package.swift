@@ -23,6 +23,9 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //                  default); `swift build --disable-default-traits` builds the pure-Swift
 //                  library (SVG, JSON) without libcairo, and PNG or PDF is then an error
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
+//   TallyOptions   the options model: each render and serve option's name, default, help,
+//                  checks and one-line messages, and the canonical form of a render's settings;
+//                  the command line and the server both feed it
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
 //   Tally          one import for library users: the labelled API over the modules above
@@ -98,10 +101,11 @@ let package = Package(
         ], swiftSettings: cairoCondition),
         .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"],
                 swiftSettings: cairoCondition),
+        .target(name: "TallyOptions", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
         .target(
             name: "TallyCommands",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX",
+                "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX", "TallyOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -119,8 +123,7 @@ let package = Package(
         .target(
             name: "TallyServer",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyCommands", "TallyPOSIX",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TallyGeometry", "TallyEncoding", "TallySVG", "TallyRender", "TallyOptions", "TallyPOSIX",
                 serverProduct("Hummingbird", "hummingbird"),
                 serverProduct("NIOCore", "swift-nio"),
                 serverProduct("NIOPosix", "swift-nio"),
@@ -133,7 +136,14 @@ let package = Package(
             ],
             swiftSettings: serverCondition + cairoCondition
         ),
-        .executableTarget(name: "TallyServerTool", dependencies: ["TallyServer", "TallyPOSIX"], swiftSettings: serverCondition),
+        // Its own options are tally serve's, parsed by the command line's declaration.
+        .executableTarget(
+            name: "TallyServerTool",
+            dependencies: [
+                "TallyServer", "TallyCommands", "TallyOptions", "TallyPOSIX",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: serverCondition),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
         // Speed goals live here, never in timed tests: `make bench`.
         .executableTarget(
@@ -176,13 +186,17 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyCommandTests",
-            dependencies: ["TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyTestSupport"],
+            dependencies: [
+                "TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyOptions", "TallyRender",
+                "TallyTestSupport",
+            ],
             swiftSettings: cairoCondition
         ),
             .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyTestSupport", "TallyPOSIX",
+                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyOptions", "TallyTestSupport",
+                "TallyPOSIX",
                 serverProduct("HummingbirdTesting", "hummingbird"),
             ],
             swiftSettings: serverCondition + cairoCondition

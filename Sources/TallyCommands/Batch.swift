@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import TallyEncoding
 import TallyGeometry
+import TallyOptions
 import TallyPOSIX
 import TallyRender
 
@@ -30,22 +31,25 @@ struct Batch: ParsableCommand {
 
     /// Where the files go.
     @Option(
-        name: .customLong("out-dir"),
+        name: .customLong("out-dir"), parsing: .unconditional,
         help: ArgumentHelp("The folder to write into; made when missing.", valueName: "dir"))
     var outDir: String
 
     /// What kind of files.
-    @Option(name: .shortAndLong, help: ArgumentHelp("svg, png, pdf or json.", valueName: "format"))
-    var format: OutputFormat = .svg
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: ArgumentHelp("svg (the default), png, pdf or json.", valueName: "format"))
+    var format: String?
 
     /// How files are named.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The file name: {count} is the count, {ext} the format's extension.", valueName: "template"))
     var name = "tally-{count}.{ext}"
 
     /// How many at once.
     @Option(
-        name: .customShort("j"),
+        name: .customShort("j"), parsing: .unconditional,
         help: ArgumentHelp("How many files to draw at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
@@ -60,12 +64,17 @@ struct Batch: ParsableCommand {
         let list = try CountList.parse(counts, readStandardInput: Self.readStandardInput, readFile: Self.readFile)
             .removingDuplicates()
         let template = try FileNameTemplate(name, distinctCounts: list.total > 1)
-        let settings = try drawing.settings(format: format)
-        if let note = drawing.note(format: format) { StandardError.send(note) }
+        let format: OutputFormat =
+            try format.map { text throws(CommandFailure) in
+                try Values.choice(text, option: "--format", noun: "a format")
+            } ?? .svg
+        let options = try drawing.options()
+        let settings = try options.settings(format: format)
+        if let note = options.note(format: format) { StandardError.send(note) }
         if let frame = settings.frame {
             // Every count must fit the pinned frame; checked before anything is written.
             for index in 0..<list.total where list[index].value > frame.capacity {
-                throw drawing.failure(.countBeyondFrame(list[index], frame))
+                throw options.failure(.countBeyondFrame(list[index], frame))
             }
         }
         let workers = try Self.workerCount(jobs)
@@ -90,7 +99,7 @@ struct Batch: ParsableCommand {
                         defer { budget.release(pixels) }
                         bytes = try Renderer.render(layout, settings)
                     } catch let error as RenderError {
-                        throw drawing.failure(error)
+                        throw options.failure(error)
                     }
                     try Output.writeAtomically(bytes, to: path)
                     progress.advance(to: run.finished(bytes: bytes.count))

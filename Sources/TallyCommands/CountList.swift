@@ -1,4 +1,5 @@
 import TallyGeometry
+import TallyOptions
 
 /// The counts `tally batch` draws: `42`, ranges `0...100`, comma lists `1,5,25`, the word
 /// `thresholds`, `@file` (one count or range a line; blank lines and `#` comments allowed) and

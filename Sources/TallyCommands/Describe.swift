@@ -1,6 +1,7 @@
 import ArgumentParser
 import TallyEncoding
 import TallyGeometry
+import TallyOptions
 
 /// `tally describe <count> [--json]`: the structure of a count in words or JSON.
 struct Describe: ParsableCommand {
@@ -25,28 +26,19 @@ struct Describe: ParsableCommand {
 
     /// The frame the JSON names, as for render.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The frame the count is drawn in, as for render: 25, 100, 1000, … or a name such as row.", valueName: "unit"
         ))
     var frame: String?
 
     func run() throws {
-        let (count, level) = try Self.checked(count: count, frame: frame)
+        let (count, level) = try Values.countInFrame(count, frame: frame)
         let text =
             json
             ? DescriptionJSON.encode(count, frame: level)
             : Words.title(for: count) + "\n" + Words.description(for: count) + "\n"
         // Written and checked like every output: a full or closed stdout is exit 74, not 0.
         try Output.writeToStandardOutput(Array(text.utf8))
-    }
-
-    /// The count and the frame it is described in, checked as `describe` checks them (the
-    /// command line and `GET /describe/{count}` alike).
-    static func checked(count text: String, frame frameText: String?) throws(CommandFailure) -> (TallyCount, UnitLevel?)
-    {
-        let count = try Values.count(text)
-        let level = try frameText.map { text throws(CommandFailure) in try Values.frame(text) }
-        if let level, level.capacity < count.value { throw Values.countBeyondFrame(count, level, frameText ?? "") }
-        return (count, level)
     }
 }

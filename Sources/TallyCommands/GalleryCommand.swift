@@ -1,8 +1,8 @@
 import ArgumentParser
 import TallyGeometry
+import TallyOptions
+import TallyPOSIX
 import TallyRender
-
-extension Gallery.Format: ExpressibleByArgument {}
 
 /// `tally gallery [counts…] -o PATH`: a labelled contact sheet.
 struct GalleryCommand: ParsableCommand {
@@ -29,15 +29,15 @@ struct GalleryCommand: ParsableCommand {
     var counts: [String] = []
 
     @Option(
-        name: .shortAndLong,
+        name: .shortAndLong, parsing: .unconditional,
         help: ArgumentHelp(
             "The file to write (.svg, .png, .pdf or .html), or - for standard output.", valueName: "path"))
     var output: String?
 
     @Option(
-        name: .shortAndLong,
+        name: .shortAndLong, parsing: .unconditional,
         help: ArgumentHelp("svg, png, pdf or html; default: from the extension of -o, else svg.", valueName: "format"))
-    var format: Gallery.Format?
+    var format: String?
 
     @OptionGroup(title: "Drawing")
     var drawing: DrawingOptions
@@ -51,10 +51,11 @@ struct GalleryCommand: ParsableCommand {
                 "a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(Words.grouped(list.total))")
         }
         let counts = (0..<list.total).map { list[$0] }
-        let format = try Values.format(
-            explicit: format, output: output, fallback: Gallery.Format.svg,
+        let format = try Output.format(
+            given: format, output: output, fallback: Gallery.Format.svg,
             fromExtension: Gallery.Format.init(pathExtension:))
-        let settings = try drawing.settings(format: .svg)
+        let options = try drawing.options()
+        let settings = try options.settings(format: .svg)
         if settings.animation != .none {
             throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")
         }
@@ -71,7 +72,7 @@ struct GalleryCommand: ParsableCommand {
                     "a gallery of \(Words.grouped(UInt64(number))) counts in \(Values.number(tile)) px tiles is \(Values.pixels(width)) × \(Values.pixels(height)) px; \(Values.imageLimits), so give fewer counts or a smaller --size"
                 )
             case .render(let renderError):
-                throw drawing.failure(renderError)
+                throw options.failure(renderError)
             }
         }
         try Output.emit(bytes, to: output, binary: format == .png || format == .pdf, formatName: format.rawValue)

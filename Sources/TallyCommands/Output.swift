@@ -1,7 +1,30 @@
+import TallyOptions
 import TallyPOSIX
+import TallyRender
 
 /// Where rendered bytes go: a file, written atomically, or standard output.
 package enum Output {
+    /// The format after -f, else the extension of -o, else `fallback` (standard output).
+    static func format<Format: RawRepresentable & CaseIterable>(
+        given: String?, output: String?, fallback: Format,
+        fromExtension: (String) -> Format?
+    ) throws(CommandFailure) -> Format
+    where Format.RawValue == String {
+        if let given { return try Values.choice(given, option: "--format", noun: "a format") }
+        guard let output, output != "-" else { return fallback }
+        // A path with no extension, or a device (`-o /dev/null`, `-o /dev/stdout`), gets the
+        // default; an extension that names no format is a mistake worth a message.
+        if lowercasedExtension(of: output) == nil || output.hasPrefix("/dev/") {
+            return fromExtension(output) ?? fallback
+        }
+        guard let format = fromExtension(output) else {
+            throw .usage(
+                "cannot tell the format of '\(Values.printable(output))'; use -f \(Values.list(Format.allCases.map(\.rawValue))), or a path ending in one of them"
+            )
+        }
+        return format
+    }
+
     /// Writes to `path` atomically, or to standard output for nil or `-`; binary formats are
     /// refused on a terminal with a hint to use -o.
     static func emit(_ bytes: [UInt8], to path: String?, binary: Bool, formatName: String) throws(CommandFailure) {
@@ -88,15 +111,8 @@ package enum Output {
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(CommandFailure) {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(.io, "cannot write \(name): \(errorText())")
-            }
-            written += result
-        }
+        let failed = writeFully(descriptor, bytes)
+        if failed != 0 { throw CommandFailure(.io, "cannot write \(name): \(String(cString: strerror(failed)))") }
     }
 
     /// Writes to standard output; exit 74 when that fails (a closed pipe, a full disk).

@@ -1,31 +1,30 @@
-import ArgumentParser
 import TallyGeometry
+import TallyOptions
 import TallyRender
-import TallyStyle
 
 /// The plainest `tally render` — a count, and at most `-o`, `-f`, `--size` and `--detail` — read without
 /// swift-argument-parser, because the parser's reflection over every option (protocol
 /// conformance lookups and type demangling) is most of such a run's cost.
 ///
 /// Only the exact shapes below take this path; anything else (any other option, `--name=value`,
-/// a repeated option, a value that does not convert, a value that looks like an option) goes to
-/// the parser, as does every failure before the image is written: so every message, exit code
-/// and help text is the parser's, and the bytes are the same either way (a test compares them).
+/// a repeated option, a value that looks like an option) goes to the parser, as does every
+/// failure before the image is written: so every message, exit code and help text is the full
+/// command line's, and the bytes are the same either way (a test compares them).
 struct PlainRender {
     let count: String
     let output: String?
-    let format: OutputFormat?
-    let size: Double?
-    let detail: Detail.Mode?
+    let format: String?
+    let size: String?
+    let detail: String?
 
     /// The plain render these arguments ask for, or nil when they are anything more.
     init?(_ arguments: [String]) {
         guard arguments.first == "render" else { return nil }
         var count: String?
         var output: String?
-        var format: OutputFormat?
-        var size: Double?
-        var detail: Detail.Mode?
+        var format: String?
+        var size: String?
+        var detail: String?
         var index = 1
         func value() -> String? {
             guard index + 1 < arguments.count else { return nil }
@@ -41,14 +40,14 @@ struct PlainRender {
                 guard output == nil, let path = value() else { return nil }
                 output = path
             case "-f", "--format":
-                guard format == nil, let text = value(), let parsed = OutputFormat(argument: text) else { return nil }
-                format = parsed
+                guard format == nil, let text = value() else { return nil }
+                format = text
             case "--size":
-                guard size == nil, let text = value(), let parsed = Double(argument: text) else { return nil }
-                size = parsed
+                guard size == nil, let text = value() else { return nil }
+                size = text
             case "--detail":
-                guard detail == nil, let text = value(), let parsed = Detail.Mode(argument: text) else { return nil }
-                detail = parsed
+                guard detail == nil, let text = value() else { return nil }
+                detail = text
             case let argument:
                 guard count == nil, !argument.hasPrefix("-") else { return nil }
                 count = argument
@@ -67,14 +66,13 @@ struct PlainRender {
         let format: OutputFormat
         do {
             let count = try Values.count(count)
-            format = try Values.format(
-                explicit: self.format, output: output, fallback: OutputFormat.svg,
+            format = try Output.format(
+                given: self.format, output: output, fallback: OutputFormat.svg,
                 fromExtension: OutputFormat.init(pathExtension:))
-            let settings = RenderSettings(
-                format: format, side: size.map { .longer($0) },
-                detail: detail,
-                documentDate: try DrawingOptions.documentDate())
-            bytes = try Renderer.render(count, settings)
+            var given: [RenderOption: String] = [:]
+            given[.size] = size
+            given[.detail] = detail
+            bytes = try Renderer.render(count, try RenderOptions(given).settings(format: format))
         } catch {
             return false
         }

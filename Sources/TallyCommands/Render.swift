@@ -1,5 +1,7 @@
 import ArgumentParser
 import TallyGeometry
+import TallyOptions
+import TallyPOSIX
 import TallyRender
 
 /// `tally render <count>`: one count to one image or scene.
@@ -33,31 +35,31 @@ struct Render: ParsableCommand {
 
     /// Where the bytes go.
     @Option(
-        name: .shortAndLong,
+        name: .shortAndLong, parsing: .unconditional,
         help: ArgumentHelp("The file to write, or - for standard output (the default).", valueName: "path"))
     var output: String?
 
     /// What kind of bytes.
     @Option(
-        name: .shortAndLong,
+        name: .shortAndLong, parsing: .unconditional,
         help: ArgumentHelp("svg, png, pdf or json; default: from the extension of -o, else svg.", valueName: "format"))
-    var format: OutputFormat?
+    var format: String?
 
     @OptionGroup(title: "Drawing")
     var drawing: DrawingOptions
 
     func run() throws {
         let count = try Values.count(count)
-        let format = try Values.format(
-            explicit: format, output: output, fallback: OutputFormat.svg,
+        let format = try Output.format(
+            given: format, output: output, fallback: OutputFormat.svg,
             fromExtension: OutputFormat.init(pathExtension:))
+        let options = try drawing.options()
         let bytes: [UInt8]
         do {
-            let settings = try drawing.settings(format: format)
-            bytes = try Renderer.render(count, settings)
-            if let note = drawing.note(format: format) { StandardError.send(note) }
+            bytes = try Renderer.render(count, try options.settings(format: format))
+            if let note = options.note(format: format) { StandardError.send(note) }
         } catch let error as RenderError {
-            throw drawing.failure(error)
+            throw options.failure(error)
         }
         try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
     }

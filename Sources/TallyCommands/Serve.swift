@@ -1,99 +1,87 @@
 import ArgumentParser
-import TallyGeometry
+import TallyOptions
 import TallyPOSIX
 
 /// The options of `tally serve`, declared once: `tally serve` checks them and hands them to the
-/// `tally-server` program, which reads them with this same declaration.
+/// `tally-server` program, which reads them with this same declaration. Defaults, checks and
+/// messages are the options model's (`ServeSettings`).
 package struct ServeOptions: ParsableArguments, Sendable {
+    private static let defaults = ServeSettings()
+
     /// Where to listen.
-    @Option(help: ArgumentHelp("The address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
-    package var host = "127.0.0.1"
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
+    package var host = defaults.host
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
-    package var port = 8080
+    package var port = defaults.port
 
     /// The server's cap on image sides, below the command line's (`Viewport.maximumSide`).
     @Option(
-        name: .customLong("max-size"),
+        name: .customLong("max-size"), parsing: .unconditional,
         help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
-    package var maxSize = 4096
+    package var maxSize = defaults.maxSize
 
     /// Threads that draw PNG and PDF.
-    @Option(help: ArgumentHelp("Threads that draw PNG and PDF (default: one per processor).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Threads that draw PNG and PDF (default: one per processor).", valueName: "n"))
     package var jobs: Int?
 
     /// Raster work that may wait, beyond which the server says 503.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.",
             valueName: "n"))
-    package var queue = 256
+    package var queue = defaults.queue
 
     /// Memory for images already drawn.
     @Option(
-        name: .customLong("cache-size"),
+        name: .customLong("cache-size"), parsing: .unconditional,
         help: ArgumentHelp(
             "MiB of images already drawn to keep and send again instead of redrawing; 0 turns the cache off.",
             valueName: "MiB"))
-    package var cacheSize = 32
+    package var cacheSize = defaults.cacheSize
 
     /// How long a request may take.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.",
             valueName: "s"))
-    package var timeout = 30.0
+    package var timeout = defaults.timeout
 
     /// How much the server logs.
     @Option(
-        name: .customLong("log-level"),
+        name: .customLong("log-level"), parsing: .unconditional,
         help: ArgumentHelp(
             "trace, debug, info (one line per request), notice, warning, error or critical.", valueName: "level"))
-    package var logLevel = "info"
-
-    /// The levels of swift-log, least severe first.
-    package static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    package var logLevel = defaults.logLevel
 
     package init() {}
 
-    package func validate() throws {
-        guard !host.isEmpty, host.utf8.count <= 255, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" })
-        else {
-            throw ValidationError(
-                "--host '\(Values.printable(host))' is not an address; use an IP address or a host name")
-        }
-        guard (0...65_535).contains(port) else {
-            throw ValidationError("--port '\(port)' is not a port; use 0 to 65535")
-        }
-        let limit = Int(Viewport.maximumSide)
-        guard maxSize >= 1, maxSize <= limit else {
-            throw ValidationError(
-                "--max-size '\(maxSize)' is out of range; use 1 to \(limit) (the command line's own limit)")
-        }
-        if let jobs, !(1...256).contains(jobs) {
-            throw ValidationError("--jobs '\(jobs)' is out of range; use 1 to 256")
-        }
-        guard (0...100_000).contains(queue) else {
-            throw ValidationError("--queue '\(queue)' is out of range; use 0 to 100000")
-        }
-        guard (0...4096).contains(cacheSize) else {
-            throw ValidationError("--cache-size '\(cacheSize)' is out of range; use 0 to 4096 MiB")
-        }
-        guard Self.logLevels.contains(logLevel) else {
-            throw ValidationError(
-                "--log-level '\(Values.printable(logLevel))' is not allowed; use \(Self.logLevels.dropLast().joined(separator: ", ")) or critical"
-            )
-        }
-        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
-            throw ValidationError(
-                "--timeout '\(Values.number(timeout))' is out of range; use more than 0 and at most 3600 seconds")
-        }
+    /// The options as the model's settings.
+    package var settings: ServeSettings {
+        var settings = ServeSettings()
+        (settings.host, settings.port, settings.maxSize, settings.jobs) = (host, port, maxSize, jobs)
+        (settings.queue, settings.cacheSize, settings.timeout, settings.logLevel) = (
+            queue, cacheSize, timeout, logLevel
+        )
+        return settings
     }
 
-    /// Threads for PNG and PDF, after the default.
-    package var rasterThreads: Int { jobs ?? processorCount() }
+    package func validate() throws {
+        do {
+            try settings.validate()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
 
     /// The options as arguments, each given explicitly, for `tally-server`.
     var arguments: [String] {

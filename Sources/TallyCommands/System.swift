@@ -78,20 +78,10 @@ private final class ThreadBody {
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
-/// An environment variable, or nil.
-func environmentValue(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
-}
-
 /// `path` joined with a file name, as a path: `out` + `a.svg` → `out/a.svg`.
 func joinedPath(_ directory: String, _ name: String) -> String {
     if directory.isEmpty { return name }
     return directory.hasSuffix("/") ? directory + name : directory + "/" + name
-}
-
-/// The processors online, at least 1: the default number of batch workers.
-func processorCount() -> Int {
-    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }
 
 /// Image buffers (megabytes) always from mmap, so each returns to the system when freed.

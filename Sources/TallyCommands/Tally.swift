@@ -1,9 +1,10 @@
 import ArgumentParser
+import TallyOptions
 import TallyPOSIX
 
 /// `tally`: Fractal Completion Tallies from the command line.
 public struct TallyCommand: ParsableCommand {
-    public static let version = "0.1.0"
+    public static let version = tallyVersion
 
     public static let configuration = CommandConfiguration(
         commandName: "tally",
@@ -37,31 +38,37 @@ public struct TallyCommand: ParsableCommand {
         TemporaryFiles.shared.prepare()
         _ = Output.newFileMode  // the umask, read once before any worker starts
         do {
-            let arguments = joiningTextValues(arguments)
             try rejectUnknownCommand(arguments)
             try rejectNegativeNumbers(arguments)
             if let plain = PlainRender(arguments), try plain.run() { return 0 }
             var command = try fastRender(arguments) ?? parseAsRoot(arguments)
             try command.run()
             return 0
-        } catch let failure as CommandFailure {
+        } catch {
+            return report(error, of: Self.self)
+        }
+    }
+
+    /// Reports a failure of `command` (tally's or tally-server's) and returns the exit code:
+    /// one line on stderr for a `CommandFailure` or a parse error, or the help or version text
+    /// on stdout, checked like every output.
+    package static func report(_ error: any Error, of command: any ParsableCommand.Type) -> Int32 {
+        if let failure = error as? CommandFailure {
             reportError(failure.message)
             return failure.code.rawValue
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                // --help and --version, checked like every output.
-                do {
-                    try Output.writeToStandardOutput(Array((fullMessage(for: error) + "\n").utf8))
-                } catch {
-                    reportError(error.message)
-                    return error.code.rawValue
-                }
-                return 0
-            }
-            reportError(parserMessage(message(for: error)))
-            return code.rawValue
         }
+        let code = command.exitCode(for: error)
+        if code == .success {
+            do {
+                try Output.writeToStandardOutput(Array((command.fullMessage(for: error) + "\n").utf8))
+            } catch {
+                reportError(error.message)
+                return error.code.rawValue
+            }
+            return 0
+        }
+        reportError(parserMessage(command.message(for: error)))
+        return code.rawValue
     }
 
     /// `tally render …` parsed by `Render` alone, without the tree of every command: the
@@ -102,37 +109,10 @@ public struct TallyCommand: ParsableCommand {
     /// "2 unexpected arguments".
     static func rejectUnknownCommand(_ arguments: [String]) throws(CommandFailure) {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
-        let guess = suggestion(for: first, among: Array(commandNames.dropLast()), orPrefix: true)
+        let guess = Values.suggestion(for: first, among: Array(commandNames.dropLast()), orPrefix: true)
         throw .usage(
             "unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery, describe and serve"
         )
-    }
-
-    /// "did you mean 'size'? " for the closest name within two edits (or, with `orPrefix`, one
-    /// the word begins), else "".
-    static func suggestion(for word: String, among names: [String], orPrefix: Bool = false) -> String {
-        let closest = names.min { editDistance(word, $0) < editDistance(word, $1) }
-        return closest.flatMap {
-            editDistance(word, $0) <= 2 || (orPrefix && $0.hasPrefix(word)) ? "did you mean '\($0)'? " : nil
-        } ?? ""
-    }
-
-    /// Levenshtein distance, small words only.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.prefix(64))
-        let b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
     }
 
     /// ArgumentParser's messages in tally's words: the option and value first, then what is
@@ -163,34 +143,8 @@ public struct TallyCommand: ParsableCommand {
         return first.lowercased() + message.dropFirst()
     }
 
-    /// Numeric options that must be above 0 (the others may be 0).
-    static let positiveOptions: Set<String> = ["--size", "--width", "--height", "--scale"]
-
-    /// Options whose value is text, where `-5` is a valid value (a label, a file name).
-    /// (An array: a `Set` would seed its hasher at start-up, in every run, for five strings.)
-    static let textOptions = ["--label", "-o", "--output", "--name", "--out-dir"]
-
-    /// `--label -5` as `--label=-5`, so the parser takes a text value that looks like a negative
-    /// number as the value it is, not as an option.
-    static func joiningTextValues(_ arguments: [String]) -> [String] {
-        var joined: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                joined += arguments[index...]
-                break
-            }
-            if textOptions.contains(argument), index + 1 < arguments.count, isDashNumber(arguments[index + 1]) {
-                joined.append(argument + "=" + arguments[index + 1])
-                index += 2
-            } else {
-                joined.append(argument)
-                index += 1
-            }
-        }
-        return joined
-    }
+    /// The switches, which take no value: a number after one is the count.
+    static let switches = ["--animate", "--caption", "--no-caption", "--json"]
 
     /// `-5`, `-1.5`: what the parser would take for an option.
     static func isDashNumber(_ argument: String) -> Bool {
@@ -199,16 +153,22 @@ public struct TallyCommand: ParsableCommand {
             && argument.dropFirst().contains(where: \.isNumber)
     }
 
-    /// A leading `-` makes the parser read `-1` as an unknown option, even after `--`; name the
-    /// value instead, as a negative count or option value.
+    /// A leading `-` makes the parser read a count of `-1` as an unknown option, even after
+    /// `--`; name it as a negative count instead. A value after an option (`--size -5`) is the
+    /// option's, and the options model names it.
     static func rejectNegativeNumbers(_ arguments: [String]) throws(CommandFailure) {
+        var afterSeparator = false
         for (index, argument) in arguments.enumerated() {
+            if argument == "--" && !afterSeparator {
+                afterSeparator = true
+                continue
+            }
             guard isDashNumber(argument) else { continue }
             let previous = index > 0 ? arguments[index - 1] : ""
-            if previous.hasPrefix("-"), previous != "--", !previous.dropFirst().allSatisfy(\.isNumber) {
-                let allowed = positiveOptions.contains(previous) ? "a positive number" : "0 or more"
-                throw .usage("\(previous) '\(argument)' is negative; it must be \(allowed)")
-            }
+            let isValue =
+                !afterSeparator && previous.hasPrefix("-") && previous != "--" && !isDashNumber(previous)
+                && !previous.contains("=") && !switches.contains(previous)
+            if isValue { continue }
             throw .usage("count '\(argument)' is negative; it must be \(Values.countRange)")
         }
     }

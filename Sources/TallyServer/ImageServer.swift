@@ -5,8 +5,8 @@ import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
-import TallyCommands
 import TallyGeometry
+import TallyOptions
 import TallyRender
 
 /// The routes of `tally serve`, on the renderer every other front end uses.
@@ -17,18 +17,16 @@ import TallyRender
 /// anything is drawn. A bad value gets `400` and the one-line message of `tally render`.
 package struct ImageServer: Sendable {
     /// The server's options (limits among them).
-    package let options: ServeOptions
+    package let options: ServeSettings
     /// Where PNG and PDF are drawn.
     package let raster: RasterQueue
     /// In every entity tag, so a new tally never answers 304 for an old image.
     package let version: String
-    /// What each query string parsed to.
-    package let optionsCache = OptionsCache()
     /// Images already drawn.
     package let responses: ResponseCache
 
     /// A server with these options; `version` is tally's own unless a test says otherwise.
-    package init(options: ServeOptions, version: String = TallyCommand.version) {
+    package init(options: ServeSettings, version: String = tallyVersion) {
         self.options = options
         self.version = version
         _ = ServerMetrics.registry  // before the first metric: one made earlier would stay a no-op
@@ -68,12 +66,11 @@ package struct ImageServer: Sendable {
             return Self.notFound(request)
         }
         if let failure = Self.queryTooLong(request) { return failure }
-        // The count first, as it comes first in the URL; then the options, parsed once per query.
         let query: RenderQuery
         do {
             query = try RenderQuery(
-                count: try URLText.count(file[..<dot]),
-                options: try optionsCache.options(format: format, query: request.uri.query).get())
+                count: try URLText.count(file[..<dot]), format: format,
+                parameters: try URLText.parameters(request.uri.query))
         } catch {
             return Self.error(.badRequest, error.message)
         }
@@ -339,7 +336,7 @@ package enum ServerMetrics {
             descriptor: MetricNameDescriptor(
                 namespace: "tally", metricName: "build_info", unitName: "info",
                 helpText: "The tally version serving, as a label."),
-            labels: [("version", TallyCommand.version)]
+            labels: [("version", tallyVersion)]
         ).set(Int64(1))
         return registry
     }()

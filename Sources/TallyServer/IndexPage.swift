@@ -1,30 +1,16 @@
-import TallyCommands
+import TallyOptions
+import TallySVG
 
 /// `GET /`: a page that says what the URLs are and draws one. Self-contained: no scripts, no
 /// fonts, no outside requests (its Content-Security-Policy allows images from the server only).
 enum IndexPage {
     static func html(version: String, maxSize: Int) -> String {
         let example = "/1234.svg?theme=auto&amp;caption"
-        let rows = [
-            (
-                "size, width, height",
-                "the longer side, or one side, in pixels (default 256; at most \(Values.pixels(Double(maxSize))) here)"
-            ),
-            ("scale", "multiply every pixel length, e.g. 2 for @2x"),
-            ("padding", "empty margin on every side, in pixels"),
-            (
-                "theme",
-                "light, dark, or auto (follows the viewer's colour scheme; the SVG default; PNG and PDF draw it light, their default)"
-            ),
-            ("style, seed", "clean or ink (hand-drawn; the same seed draws the same wobble)"),
-            ("fit, frame", "content or frame; a frame shared by a sequence of counts (25, 100, 1000, row, …)"),
-            ("detail", "auto (only what is legible at the size) or full"),
-            ("background", "none, paper or a colour (default: paper for PNG and PDF, none for SVG)"),
-            ("ink, c2, c3, accent", "colours: #RGB, #RRGGBB, #RRGGBBAA or a CSS name (# as %23)"),
-            ("animate, animate-from", "SVG: draw the marks in, or only those new since a count"),
-            ("label", "the accessible title"),
-            ("caption", "the count under the tally: on by default from 10,000; caption=false turns it off"),
-        ].map { "<tr><td><code>\($0.0)</code></td><td>\($0.1)</td></tr>" }.joined(separator: "\n")
+        // The options model's own table: the same names and help as `tally render --help`.
+        let rows = RenderOption.all.map { option in
+            let name = option.isSwitch ? option.name : "\(option.name)=\(option.valueName)"
+            return "<tr><td><code>\(XMLText.escaped(name))</code></td><td>\(XMLText.escaped(option.help))</td></tr>"
+        }.joined(separator: "\n")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -58,6 +44,8 @@ enum IndexPage {
             <h2>Query parameters</h2>
             <p>The options of <code>tally render</code>, by the same names and values; a bad value gets 400
             and the message the command line would print.</p>
+            <p>A switch such as <code>caption</code> is on when given alone or as <code>=true</code>, and off
+            as <code>=false</code>. This server draws at most \(Values.pixels(Double(maxSize))) px a side.</p>
             <table>
             \(rows)
             </table>

@@ -1,6 +1,5 @@
 #if Server
 import Logging
-import TallyCommands
 import TallyPOSIX
 
 /// swift-log's handler for `tally serve`: one line per event on stderr, made in one buffer and

@@ -1,5 +1,4 @@
-import ArgumentParser
-import TallyCommands
+import TallyOptions
 import TallyPOSIX
 
 #if Server
@@ -9,54 +8,30 @@ import NIOCore
 import ServiceLifecycle
 #endif
 
-/// `tally-server`: the program `tally serve` runs, with the options of `tally serve`.
-struct ServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "tally-server",
-        abstract: "Serve tally images over HTTP (what `tally serve` runs; see tally serve --help).",
-        version: TallyCommand.version
-    )
-
-    @OptionGroup var options: ServeOptions
-}
-
-/// The server's entry point: parse, listen, serve until SIGINT or SIGTERM, then finish the
-/// requests in flight and exit.
+/// The server's entry point once its options are read: listen, serve until SIGINT or SIGTERM,
+/// then finish the requests in flight and exit.
 package enum ServerMain {
-    /// Runs the server and returns the process's exit code: 0 after a graceful stop, 64 for a
-    /// bad option, 74 when it cannot listen (the port is taken, the address is not local).
-    package static func main(arguments: [String]) async -> Int32 {
+    /// Serves with these settings and returns the process's exit code: 0 after a graceful stop,
+    /// 74 when it cannot listen (the port is taken, the address is not local).
+    package static func run(_ settings: ServeSettings) async -> Int32 {
         // A client that hangs up mid-response must not end the server (exec kept tally's SIG_DFL).
         signal(SIGPIPE, SIG_IGN)
-        let command: ServerCommand
-        do {
-            command = try ServerCommand.parse(arguments)
-        } catch {
-            let code = ServerCommand.exitCode(for: error)
-            if code == .success {
-                // --help and --version, checked like every output.
-                do {
-                    try Output.writeToStandardOutput(Array((ServerCommand.fullMessage(for: error) + "\n").utf8))
-                } catch {
-                    TallyCommand.reportError(error.message)
-                    return error.code.rawValue
-                }
-                return 0
-            }
-            TallyCommand.reportError(TallyCommand.parserMessage(ServerCommand.message(for: error)))
-            return code.rawValue
-        }
         #if Server
-        return await serve(command.options)
+        return await serve(settings)
         #else
-        _ = command
-        TallyCommand.reportError("this build of tally was made without its Server trait; tally serve is not available")
+        _ = settings
+        reportError("this build of tally was made without its Server trait; tally serve is not available")
         return CommandFailure.Code.io.rawValue
         #endif
     }
 
+    /// `tally: error: …` on stderr, one line.
+    static func reportError(_ message: String) {
+        StandardError.send("tally: error: \(CommandFailure(.io, message).message)\n")
+    }
+
     #if Server
-    static func serve(_ options: ServeOptions) async -> Int32 {
+    static func serve(_ options: ServeSettings) async -> Int32 {
         LoggingSystem.bootstrap { label in ServerLogHandler(label: label) }
         var logger = Logger(label: "tally-server")
         logger.logLevel = Logger.Level(rawValue: options.logLevel) ?? .info
@@ -68,8 +43,7 @@ package enum ServerMain {
             onServerRunning: { channel in
                 // The first line on stdout names the address (the port, when --port 0 picked one).
                 let port = channel.localAddress?.port ?? options.port
-                try? Output.writeToStandardOutput(
-                    Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))
+                _ = writeFully(STDOUT_FILENO, Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))
             },
             logger: logger
         )
@@ -79,7 +53,7 @@ package enum ServerMain {
         do {
             try await group.run()
         } catch {
-            TallyCommand.reportError("cannot serve on \(options.host):\(options.port): \(describe(error))")
+            reportError("cannot serve on \(options.host):\(options.port): \(describe(error))")
             status = CommandFailure.Code.io.rawValue
         }
         try? await server.raster.shutdown()

@@ -1,5 +1,5 @@
-import TallyCommands
 import TallyEncoding
+import TallyOptions
 
 /// The text of a request URL: percent-decoding, the query's parameters, and the entity tag.
 ///

@@ -1,7 +1,29 @@
+import ArgumentParser
+import TallyCommands
+import TallyOptions
 import TallyPOSIX
 import TallyServer
 
-// `tally-server`, run by `tally serve`: the options are tally serve's. Before anything opens a
-// file, descriptors 0, 1 and 2 are never handed out again.
+/// `tally-server`: the program `tally serve` runs, with the options of `tally serve` (the
+/// command line's own declaration; `tally serve` has checked them already).
+struct ServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tally-server",
+        abstract: "Serve tally images over HTTP (what `tally serve` runs; see tally serve --help).",
+        version: tallyVersion
+    )
+
+    @OptionGroup var options: ServeOptions
+}
+
+// Before anything opens a file, descriptors 0, 1 and 2 are never handed out again.
 reserveStandardDescriptors()
-exit(await ServerMain.main(arguments: Array(CommandLine.arguments.dropFirst())))
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+do {
+    let command = try ServerCommand.parse(arguments)
+    status = await ServerMain.run(command.options.settings)
+} catch {
+    status = TallyCommand.report(error, of: ServerCommand.self)
+}
+exit(status)

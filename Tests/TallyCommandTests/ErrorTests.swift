@@ -45,17 +45,20 @@ import Testing
         (["render", "5", "--fit", "ink"], "ink"),
         // The parser's messages in tally's words, and a "did you mean".
         (["rendr", "5"], "unknown command 'rendr'; did you mean 'render'?"),
-        (["render", "5", "--theme", "purple"], "--theme 'purple' is not allowed; use light, dark or auto"),
+        (["render", "5", "--theme", "purple"], "--theme 'purple' is not a theme; use light, dark or auto"),
         (["render", "5", "--size", "abc"], "--size 'abc' is not a number"),
         (["render", "5", "--sizee", "3"], "unknown option '--sizee'; did you mean '--size'?"),
         (["render"], "missing '<count>'"),
         // Sub-pixel sizes are refused; messages name the value given.
         (["render", "5", "--size", "1e-200", "-f", "svg"], "--size '1e-200' gives a side under 1 px"),
         (["render", "5", "--size", "0.5", "-f", "png"], "--size '0.5' gives a side under 1 px"),
-        (["render", "5", "--scale", "1e-9", "-f", "svg"], "--scale '1e-09' gives a side under 1 px"),
-        (["render", "5", "--size", "inf", "-f", "svg"], "--size 'inf' must be a positive number"),
-        (["render", "5", "--scale", "inf", "-f", "svg"], "--scale 'inf' must be a positive number"),
-        (["render", "5", "--size", "1e308", "-f", "svg"], "a side of 1e+308 px"),
+        (["render", "5", "--scale", "1e-9", "-f", "svg"], "--scale '1e-9' gives a side under 1 px"),
+        (["render", "5", "--size", "inf", "-f", "svg"], "--size 'inf' is not a number; it must be a positive number"),
+        (
+            ["render", "5", "--scale", "inf", "-f", "svg"],
+            "--scale 'inf' is not a number; it must be a positive number"
+        ),
+        (["render", "5", "--size", "1e308", "-f", "svg"], "--size '1e308' gives a side of more than 16,384 px"),
         (["render", "5", "--size", "-5", "-f", "svg"], "--size '-5' is negative; it must be a positive number"),
         (["render", "5", "--size", "0", "-f", "svg"], "--size '0' must be a positive number"),
         (

@@ -4,7 +4,7 @@ import Testing
 
 /// The plainest `tally render` (a count, `-o`, `-f`, `--size`, `--detail`) skips the argument
 /// parser. It must be invisible: the same bytes, messages and exit codes as the parser's path,
-/// which `--scale 1` (the default, but an option the plain path does not take) forces.
+/// which `--style clean` (the default, but an option the plain path does not take) forces.
 @Suite struct PlainRenderTests {
     static let cases: [[String]] = [
         ["render", "0"], ["render", "1"], ["render", "137"], ["render", "9223372036854775807"],
@@ -24,7 +24,7 @@ import Testing
     @Test(arguments: cases)
     func thePlainPathIsTheParsersPath(_ arguments: [String]) throws {
         let plain = try TallyProcess.run(arguments)
-        let parsed = try TallyProcess.run(arguments + ["--scale", "1"])
+        let parsed = try TallyProcess.run(Array(arguments.prefix(1)) + ["--style", "clean"] + arguments.dropFirst())
         #expect(plain.status == parsed.status, "\(arguments): \(plain.stderr) | \(parsed.stderr)")
         #expect(plain.stdout == parsed.stdout, "\(arguments)")
         #expect(plain.stderr == parsed.stderr, "\(arguments)")

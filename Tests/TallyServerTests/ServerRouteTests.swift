@@ -4,17 +4,17 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
-import TallyCommands
+import TallyOptions
 import TallyServer
 import TallyTestSupport
 import Testing
 
 /// An application over `ImageServer` with these options, quiet (its log is tested end to end).
-func testApplication(version: String = TallyCommand.version, _ configure: (inout ServeOptions) -> Void = { _ in })
+func testApplication(version: String = tallyVersion, _ configure: (inout ServeSettings) -> Void = { _ in })
     throws
     -> (ImageServer, some ApplicationProtocol)
 {
-    var options = try ServeOptions.parse([])
+    var options = ServeSettings()
     configure(&options)
     let server = ImageServer(options: options, version: version)
     var logger = Logger(label: "tally-server-test")
@@ -25,7 +25,7 @@ func testApplication(version: String = TallyCommand.version, _ configure: (inout
 /// GET (or another method) through the router, no sockets.
 func fetch(
     _ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
-    _ configure: (inout ServeOptions) -> Void = { _ in }
+    _ configure: (inout ServeSettings) -> Void = { _ in }
 ) async throws -> TestResponse {
     let (_, app) = try testApplication(configure)
     return try await app.test(.router) { client in
@@ -116,7 +116,7 @@ enum Pinned {
     }
 
     @Test func entityTagsFollowTheCanonicalSettings() async throws {
-        func tag(_ uri: String, version: String = TallyCommand.version) async throws -> String? {
+        func tag(_ uri: String, version: String = tallyVersion) async throws -> String? {
             let (_, app) = try testApplication(version: version)
             return try await app.test(.router) { client in
                 try await client.execute(uri: uri, method: .get).headers[.eTag]
@@ -130,6 +130,14 @@ enum Pinned {
             "/0137.svg?size=512&theme=auto&animate=false", "/137.svg?size=512",
         ] {
             #expect(try await tag(same) == base, "\(same)")
+        }
+        // Options equal to their defaults change nothing (SPEC §6, ETags).
+        let plain = try #require(try await tag("/137.svg"))
+        for same in [
+            "/137.svg?size=256", "/137.svg?scale=1&fit=content&detail=auto", "/137.svg?background=none&seed=9",
+            "/137.svg?caption=false&label=137%20tally%20marks",
+        ] {
+            #expect(try await tag(same) == plain, "\(same)")
         }
         // Anything that changes the bytes changes the tag.
         for other in [
@@ -208,12 +216,30 @@ enum Pinned {
         #expect(response.text.split(separator: "\n").count == 1)
     }
 
+    /// The options model's table is the query's: every render option is a parameter, named
+    /// with its help on the index page, and a control character in its value is escaped in a
+    /// 400 that names the option.
+    @Test func everyRenderOptionIsAParameter() async throws {
+        let page = try await fetch("/").text
+        for option in RenderOption.all {
+            #expect(page.contains("<code>\(option.name)"), "the index page lists \(option.name)")
+            let response = try await fetch("/5.svg?\(option.name)=a%0D%0AX")
+            #expect(!response.text.contains("unknown query parameter"), "\(option.name)")
+            if response.status == .badRequest {
+                #expect(response.text.contains("--\(option.name) 'a\\u{D}\\u{A}X'"), "\(response.text)")
+                #expect(response.text.split(separator: "\n").count == 1)
+            } else {
+                #expect(option == .label, "only the label takes any text")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("/5.svg?sise=10", "did you mean 'size'?"),
         ("/5.svg?output=x.svg", "unknown query parameter 'output'"),
         ("/5.svg?format=png", "unknown query parameter 'format'"),
         ("/5.svg?size=10&size=20", "'size' is given twice"),
-        ("/5.svg?caption=maybe", "use true or false"),
+        ("/5.svg?caption=maybe", "is not true or false"),
         ("/5.svg?label=%ZZ", "not percent-encoded UTF-8"),
         ("/5.svg?label=%C3", "not percent-encoded UTF-8"),
         ("/5.svg?%FF=1", "not percent-encoded UTF-8"),
@@ -362,7 +388,7 @@ enum Pinned {
                 ))
             #expect(text.contains("# TYPE http_server_request_duration histogram"))
             #expect(text.contains("http_server_request_duration_bucket{http_route=\"/{file}\""))
-            #expect(text.contains("tally_build_info_info{version=\"\(TallyCommand.version)\"} 1"))
+            #expect(text.contains("tally_build_info_info{version=\"\(tallyVersion)\"} 1"))
         }
     }
 
@@ -420,27 +446,6 @@ final class Gate: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         Issue.record("the raster job never started")
-    }
-}
-#endif
-
-#if Server
-@Suite struct OptionsCacheTests {
-    @Test func aQueryIsParsedOnceAndTheCacheIsBounded() throws {
-        let cache = OptionsCache(limit: 3)
-        let first = try cache.options(format: .svg, query: "size=512&theme=auto").get()
-        let again = try cache.options(format: .svg, query: "size=512&theme=auto").get()
-        #expect(first.canonicalKey == again.canonicalKey)
-        #expect(cache.count == 1)
-        // The format is part of the key: the same query for PNG is another entry.
-        #expect(try cache.options(format: .png, query: "size=512&theme=auto").get().settings.format == .png)
-        // Failures are kept, with their message.
-        for _ in 0..<2 {
-            #expect(throws: CommandFailure.self) { try cache.options(format: .svg, query: "size=-5").get() }
-        }
-        #expect(cache.count == 3)
-        _ = cache.options(format: .svg, query: "size=7")
-        #expect(cache.count == 1, "full: it starts again empty")
     }
 }
 #endif

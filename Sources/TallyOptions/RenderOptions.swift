@@ -1,0 +1,287 @@
+import TallyEncoding
+import TallyGeometry
+import TallyPOSIX
+import TallyRender
+import TallyStyle
+
+/// The render options of one request, read from text as given, checked, and turned into
+/// `RenderSettings`: the one model behind `tally render`, `batch` and `gallery` (fed by
+/// swift-argument-parser) and `tally serve`'s query parameters (fed by the URL).
+///
+/// Every value is read here, with the message naming the option and quoting the value as it
+/// was given (SPEC §6), so the command line and the server refuse the same values with the same
+/// words, and no front end depends on a parser's wording.
+///
+/// ```swift
+/// let options = try RenderOptions([.size: "512", .theme: "dark"])
+/// let settings = try options.settings(format: .png)
+/// ```
+package struct RenderOptions: Sendable {
+    /// The values as given, for messages about the settings the renderer refuses.
+    package let given: [RenderOption: String]
+    var side: Viewport.Side?
+    var scale = 1.0
+    var padding: Double?
+    var theme: Theme?
+    var style = RenderSettings.Style.clean
+    var seed: UInt64 = 0
+    var fit: Fit?
+    var frame: UnitLevel?
+    var detail: Detail.Mode?
+    var background: Background?
+    var overrides: [ColorToken: RGBA] = [:]
+    var animate = false
+    var animateFrom: TallyCount?
+    var label: String?
+    var caption: Bool?
+
+    /// Reads and checks every value, in the order of `RenderOption.all`.
+    ///
+    /// - Parameter given: each option's value as given; a switch's is `true`, `false` or empty
+    ///   (on), as in `?caption`, `?caption=false`.
+    /// - Throws: `CommandFailure` (exit 64, HTTP 400) naming the first option whose value is
+    ///   wrong, or two options that cannot be given together.
+    package init(_ given: [RenderOption: String]) throws(CommandFailure) {
+        self.given = given
+        for option in RenderOption.all {
+            guard let text = given[option] else { continue }
+            try read(option, text)
+        }
+        let sides = [RenderOption.size, .width, .height].filter { given[$0] != nil }
+        if sides.count > 1 {
+            throw .usage(
+                "give only one of --size, --width and --height; \(Values.list(sides.map(\.flag), conjunction: "and")) are given"
+            )
+        }
+    }
+
+    private mutating func read(_ option: RenderOption, _ text: String) throws(CommandFailure) {
+        switch option {
+        case .size: side = .longer(try Self.positive(option, text))
+        case .width: side = .width(try Self.positive(option, text))
+        case .height: side = .height(try Self.positive(option, text))
+        case .scale: scale = try Self.positive(option, text)
+        case .padding: padding = try Self.number(option, text, allowed: "a number of pixels, 0 or more", zero: true)
+        case .theme: theme = try Values.choice(text, option: option.flag, noun: "a theme")
+        case .style: style = try Values.choice(text, option: option.flag, noun: "a style")
+        case .seed: seed = try Self.seed(text)
+        case .fit: fit = try Values.choice(text, option: option.flag, noun: "a fit")
+        case .frame: frame = try Values.frame(text)
+        case .detail: detail = try Values.choice(text, option: option.flag, noun: "a level of detail")
+        case .background:
+            guard let parsed = Background(parsing: text) else {
+                throw .usage(Self.colorError(option, text, paper: true))
+            }
+            background = parsed
+        case .ink, .c2, .c3, .accent:
+            guard let color = RGBA(parsing: text) else { throw .usage(Self.colorError(option, text)) }
+            let token: ColorToken = option == .ink ? .c1 : option == .c2 ? .c2 : option == .c3 ? .c3 : .accent
+            overrides[token] = color
+        case .animate: animate = try Self.switchValue(option, text)
+        case .animateFrom: animateFrom = try Values.count(text, what: option.flag)
+        case .label: label = text
+        case .caption: caption = try Self.switchValue(option, text)
+        default: preconditionFailure("an option missing from RenderOptions.read: \(option.name)")
+        }
+    }
+
+    /// A length or factor above 0 (`--size`, `--scale`).
+    static func positive(_ option: RenderOption, _ text: String) throws(CommandFailure) -> Double {
+        try number(option, text, allowed: "a positive number", zero: false)
+    }
+
+    /// A decimal number, finite, above 0 (or from 0 with `zero`). A value too large for a
+    /// `Double` is named as given, not as `inf`.
+    static func number(_ option: RenderOption, _ text: String, allowed: String, zero: Bool) throws(CommandFailure)
+        -> Double
+    {
+        let shown = "\(option.flag) '\(Values.printable(text))'"
+        guard let value = Values.decimal(text) else { throw .usage("\(shown) is not a number; it must be \(allowed)") }
+        if value < 0 || text.hasPrefix("-") && !(value == 0 && zero) {
+            throw .usage("\(shown) is negative; it must be \(allowed)")
+        }
+        if value == 0 && !zero { throw .usage("\(shown) must be \(allowed)") }
+        if value.isInfinite { throw .usage("\(shown) is too large; \(Values.imageLimits)") }
+        return value
+    }
+
+    static func seed(_ text: String) throws(CommandFailure) -> UInt64 {
+        let range = "a whole number from 0 to \(UInt64.max)"
+        let shown = "\(RenderOption.seed.flag) '\(Values.printable(text))'"
+        if text.hasPrefix("-") && text.dropFirst().allSatisfy(\.isASCII) && Values.decimal(text) != nil {
+            throw .usage("\(shown) is negative; it must be \(range)")
+        }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            throw .usage("\(shown) is not a whole number; it must be \(range)")
+        }
+        guard let value = UInt64(text) else { throw .usage("\(shown) is too large; it must be \(range)") }
+        return value
+    }
+
+    /// A switch's value: on for empty, `true`, `1`, `yes` or `on`; off for `false`, `0`, `no`
+    /// or `off`.
+    static func switchValue(_ option: RenderOption, _ text: String) throws(CommandFailure) -> Bool {
+        switch text.lowercased() {
+        case "", "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default:
+            throw .usage(
+                "\(option.flag) '\(Values.printable(text))' is not true or false; give true, false or no value")
+        }
+    }
+
+    static func colorError(_ option: RenderOption, _ text: String, paper: Bool = false) -> String {
+        "\(option.flag) '\(Values.printable(text))' is not a colour; use #RGB, #RRGGBB, #RRGGBBAA, a CSS colour name\(paper ? ", paper" : "") or none"
+    }
+
+    /// Whether a size was given (`--size`, `--width` or `--height`).
+    package var sizeGiven: Bool { side != nil }
+
+    /// The frame pinned with `--frame`, if any.
+    package var pinnedFrame: UnitLevel? { frame }
+
+    /// The settings for a format: what is not given is the format's default
+    /// (`Appearance.default(for:)`, SPEC §3).
+    ///
+    /// - Throws: `CommandFailure` when `SOURCE_DATE_EPOCH`, which dates a PDF, is not a number
+    ///   of seconds.
+    package func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
+        let defaults = Appearance.default(for: format)
+        let appearance = Appearance(
+            theme: theme ?? defaults.theme, overrides: overrides, background: background ?? defaults.background)
+        return RenderSettings(
+            format: format, side: side, scale: scale, padding: padding, appearance: appearance, style: style,
+            seed: seed, fit: fit, frame: frame, detail: detail, label: label, caption: caption,
+            animation: animateFrom.map { .since($0) } ?? (animate ? .all : .none),
+            documentDate: try Self.documentDate())
+    }
+
+    /// SPEC §5: PDF dates come from `SOURCE_DATE_EPOCH` when it is set, else a fixed date.
+    package static func documentDate() throws(CommandFailure) -> Int64 {
+        guard let text = environmentValue("SOURCE_DATE_EPOCH"), !text.isEmpty else { return 0 }
+        guard let seconds = Int64(text), seconds >= 0, seconds <= 253_402_300_799 else {
+            throw .usage(
+                "SOURCE_DATE_EPOCH '\(Values.printable(text))' is not a number of seconds from 0 to 253402300799")
+        }
+        return seconds
+    }
+
+    /// The one-line note for `--theme auto` on a format that cannot follow the viewer (SPEC §3),
+    /// or nil.
+    package func note(format: OutputFormat) -> String? {
+        guard theme == .auto, format == .png || format == .pdf else { return nil }
+        return
+            "tally: note: --theme auto draws the light palette in \(format.rawValue.uppercased()); only SVG follows the viewer's colour scheme\n"
+    }
+
+    /// The one-line message for settings the renderer refused, naming the options as given.
+    package func failure(_ error: RenderError) -> CommandFailure {
+        let sideOption = [RenderOption.width, .height].first { given[$0] != nil } ?? .size
+        func shown(_ option: RenderOption) -> String { "\(option.flag) '\(Values.printable(given[option] ?? ""))'" }
+        // What made the side: the size given, with the scale when both are.
+        let cause: String
+        switch (given[sideOption] != nil, given[.scale] != nil) {
+        case (true, true): cause = "\(shown(sideOption)) with \(shown(.scale))"
+        case (true, false): cause = shown(sideOption)
+        case (false, true): cause = shown(.scale)
+        case (false, false): cause = "the default size"
+        }
+        switch error {
+        case .viewport(.notPositive(let what, _)):
+            let option = what == "padding" ? RenderOption.padding : what == "scale" ? .scale : sideOption
+            let allowed = what == "padding" ? "a number of pixels, 0 or more" : "a positive number"
+            return .usage("\(shown(option)) must be \(allowed)")
+        case .viewport(.sideTooSmall):
+            return .usage("\(cause) gives a side under 1 px; it must give at least 1 px")
+        case .viewport(.paddingTooLarge):
+            return .usage("\(shown(.padding)) leaves no room for the tally; it must be less than half the size")
+        case .viewport(.sideTooLarge(let value)):
+            return .usage("\(cause) gives a side of \(Self.pixels(value)); \(Values.imageLimits)")
+        case .viewport(.tooManyPixels(let value)):
+            return .usage("\(cause) gives \(Values.pixels(value)) pixels; \(Values.imageLimits)")
+        case .animationNeedsSVG(let format):
+            let option = given[.animateFrom] != nil ? RenderOption.animateFrom : .animate
+            return .usage("\(option.flag) is for SVG output; the format is \(format.rawValue)")
+        case .countBeyondFrame(let count, let level):
+            return Values.countBeyondFrame(count, level, given[.frame] ?? "")
+        case .animateFromBeyondCount(_, let count):
+            return .usage(
+                "\(shown(.animateFrom)) is larger than the count \(count.value); it must be from 0 to the count")
+        case .formatUnavailable(let format):
+            return .usage(
+                "format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are"
+            )
+        case .backend(let message):
+            return CommandFailure(.io, message)
+        }
+    }
+
+    /// `20,000 px`, or for a side no image could have, `more than 16,384 px`.
+    static func pixels(_ value: Double) -> String {
+        value.isFinite && value < 1e15
+            ? "\(Values.pixels(value)) px" : "more than \(Words.grouped(UInt64(Viewport.maximumSide))) px"
+    }
+}
+
+extension RenderOptions {
+    /// The count and the settings in one line that names only what differs from the defaults,
+    /// in a fixed order: equal images have equal keys however they were asked for (`0137`,
+    /// `size=0512`, `theme=auto&size=512`, or `size=256`, the default), so a server can tag and
+    /// cache by it. A value equal to its default changes nothing (SPEC §6, ETags).
+    package static func canonicalKey(count: TallyCount, settings: RenderSettings) -> String {
+        var key = "count=\(count.value);format=\(settings.format.rawValue)"
+        // JSON without a size is the unscaled geometry, so a size given there always counts.
+        let scaled = settings.format != .json || settings.side != nil
+        switch settings.side {
+        case .longer(let value)? where value == Viewport.defaultSide && settings.format != .json: break
+        case .longer(let value)?: key += ";size=\(value)"
+        case .width(let value)?: key += ";width=\(value)"
+        case .height(let value)?: key += ";height=\(value)"
+        case nil: break
+        }
+        if settings.scale != 1 { key += ";scale=\(settings.scale)" }
+        if let padding = settings.padding { key += ";padding=\(padding)" }
+        let appearance = settings.appearance
+        if appearance != .default(for: settings.format) {
+            key += ";theme=\(appearance.theme.rawValue)"
+            for token in ColorToken.allCases {
+                if let color = appearance.overrides[token] { key += ";\(token.rawValue)=\(color.css)" }
+            }
+            switch appearance.background {
+            case .none: key += ";background=none"
+            case .paper: key += ";background=paper"
+            case .color(let color): key += ";background=\(color.css)"
+            }
+        }
+        // The seed moves only the ink style's wobble.
+        if settings.style == .ink { key += ";style=ink;seed=\(settings.seed)" }
+        if let frame = settings.frame { key += ";frame=\(frame.capacity)" }
+        if let fit = settings.fit, fit != (settings.frame == nil ? .content : .frame) { key += ";fit=\(fit.rawValue)" }
+        if let detail = settings.detail, detail != (scaled ? .automatic : .full) { key += ";detail=\(detail.rawValue)" }
+        if let label = settings.label, label != Words.title(for: count) { key += ";label=\(label.utf8.count):\(label)" }
+        if let caption = settings.caption, captionChangesDrawing(count: count, settings: settings) {
+            key += caption ? ";caption" : ";no-caption"
+        }
+        switch settings.animation {
+        case .none: break
+        case .all: key += ";animate"
+        case .since(let from): key += ";animate-from=\(from.value)"
+        }
+        if settings.format == .pdf { key += ";date=\(settings.documentDate)" }
+        return key
+    }
+
+    /// Whether the caption switch given draws something else than no switch would. It does
+    /// not for a count the renderer captions anyway; the rule is `Renderer.layout`'s, where a
+    /// sequence in one frame keeps the band for its widest count.
+    static func captionChangesDrawing(count: TallyCount, settings: RenderSettings) -> Bool {
+        guard let asked = settings.caption else { return false }
+        let scaled = settings.format != .json || settings.side != nil
+        let unasked: Bool? = scaled ? nil : false
+        let level = settings.frame ?? UnitLevel.frame(for: count)
+        let oneSize = settings.frame != nil || settings.fit == .frame
+        let widest = oneSize ? level.capacity : count.value
+        return Magnitude.captioned(widest, asked: asked) != Magnitude.captioned(widest, asked: unasked)
+            || Magnitude.captioned(count.value, asked: asked) != Magnitude.captioned(count.value, asked: unasked)
+    }
+}

@@ -1,0 +1,61 @@
+import TallyGeometry
+import TallyPOSIX
+
+/// The options of `tally serve` (and of `tally-server`, which it runs), checked: the model the
+/// server is built from, whatever parsed them.
+package struct ServeSettings: Sendable {
+    /// The address to listen on.
+    package var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one.
+    package var port = 8080
+    /// The server's cap on image sides, below the command line's (`Viewport.maximumSide`).
+    package var maxSize = 4096
+    /// Threads that draw PNG and PDF; nil: one per processor.
+    package var jobs: Int?
+    /// Raster work that may wait, beyond which the server says 503.
+    package var queue = 256
+    /// MiB of images already drawn to keep.
+    package var cacheSize = 32
+    /// Seconds a connection may idle, and a raster request may wait for a thread.
+    package var timeout = 30.0
+    /// How much the server logs: one of `logLevels`.
+    package var logLevel = "info"
+
+    /// The levels of swift-log, least severe first.
+    package static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// The defaults.
+    package init() {}
+
+    /// Threads for PNG and PDF, after the default.
+    package var rasterThreads: Int { jobs ?? processorCount() }
+
+    /// Checks every value.
+    /// - Throws: `CommandFailure` naming the first option out of range, with the value as given.
+    package func validate() throws(CommandFailure) {
+        guard !host.isEmpty, host.utf8.count <= 255, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" })
+        else {
+            throw .usage("--host '\(Values.printable(host))' is not an address; use an IP address or a host name")
+        }
+        guard (0...65_535).contains(port) else { throw .usage("--port '\(port)' is not a port; use 0 to 65535") }
+        let limit = Int(Viewport.maximumSide)
+        guard maxSize >= 1, maxSize <= limit else {
+            throw .usage("--max-size '\(maxSize)' is out of range; use 1 to \(limit) (the command line's own limit)")
+        }
+        if let jobs, !(1...256).contains(jobs) { throw .usage("--jobs '\(jobs)' is out of range; use 1 to 256") }
+        guard (0...100_000).contains(queue) else {
+            throw .usage("--queue '\(queue)' is out of range; use 0 to 100000")
+        }
+        guard (0...4096).contains(cacheSize) else {
+            throw .usage("--cache-size '\(cacheSize)' is out of range; use 0 to 4096 MiB")
+        }
+        guard Self.logLevels.contains(logLevel) else {
+            throw .usage(
+                "--log-level '\(Values.printable(logLevel))' is not a log level; use \(Values.list(Self.logLevels))")
+        }
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+            throw .usage(
+                "--timeout '\(Values.number(timeout))' is out of range; use more than 0 and at most 3600 seconds")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+#if Server
+import TallyEncoding
+import TallyGeometry
+import TallyOptions
+import TallyRender
+
+/// A render URL, `GET /{count}.{format}?{parameters}`: the count, and the render options given
+/// as query parameters by their command-line names (`size=512` is `--size 512`).
+///
+/// The parameters feed the same options model as the command line (`RenderOptions`), so the
+/// server accepts exactly the values `tally render` accepts and refuses the rest with its
+/// one-line message.
+package struct RenderQuery: Sendable {
+    /// The count, checked.
+    package let count: TallyCount
+    /// The options, checked.
+    package let options: RenderOptions
+    /// Every setting; `format` from the URL's extension.
+    package let settings: RenderSettings
+    /// The count and the settings in one canonical line, so equal images have equal keys
+    /// however the URL spelled them.
+    package var canonicalKey: String { RenderOptions.canonicalKey(count: count, settings: settings) }
+
+    /// At most this many parameters, before any is read.
+    package static let maximumParameters = 32
+
+    /// Reads a render URL: the count first, as it comes first in the URL, then the parameters
+    /// (already percent-decoded).
+    ///
+    /// - Throws: `CommandFailure` with the message `tally render` gives for the same values, or
+    ///   one naming an unknown or repeated parameter.
+    package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)])
+        throws(CommandFailure)
+    {
+        count = try Values.count(text)
+        options = try Self.options(parameters)
+        settings = try options.settings(format: format)
+    }
+
+    /// The parameters as the model's options: each a render option's name, given once.
+    static func options(_ parameters: [(name: String, value: String)]) throws(CommandFailure) -> RenderOptions {
+        guard parameters.count <= maximumParameters else {
+            throw .usage("\(parameters.count) query parameters; at most \(maximumParameters) are allowed")
+        }
+        var given: [RenderOption: String] = [:]
+        for (name, value) in parameters {
+            guard let option = RenderOption.named(name) else { throw .usage(unknownParameter(name)) }
+            guard given[option] == nil else {
+                throw .usage("query parameter '\(Values.printable(name))' is given twice; give it once")
+            }
+            given[option] = value
+        }
+        return try RenderOptions(given)
+    }
+
+    /// The message for a parameter no render option has, with the closest one.
+    static func unknownParameter(_ name: String) -> String {
+        let names = RenderOption.all.map(\.name)
+        let guess = Values.suggestion(for: name, among: names)
+        return
+            "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are the render options: \(names.joined(separator: ", "))"
+    }
+
+    /// The one-line message `tally render` gives when the renderer refuses these settings
+    /// (a side beyond the limits, `animate` on PNG, a count beyond its frame).
+    package func failure(_ error: RenderError) -> CommandFailure { options.failure(error) }
+}
+
+/// `tally describe <count> --json [--frame F]` for a URL: `GET /describe/{count}?frame=F`.
+package struct DescribeQuery: Sendable {
+    /// The JSON description, as `tally describe --json` prints it.
+    package let json: String
+    /// The count and frame in one canonical line.
+    package let canonicalKey: String
+
+    /// - Throws: `CommandFailure` with the command line's message for the same values.
+    package init(count text: String, parameters: [(name: String, value: String)]) throws(CommandFailure) {
+        var frameText: String?
+        for (name, value) in parameters {
+            guard name == "frame" else {
+                throw .usage("unknown query parameter '\(Values.printable(name))'; a description takes only frame")
+            }
+            if frameText != nil { throw .usage("query parameter 'frame' is given twice; give it once") }
+            frameText = value
+        }
+        let (count, level) = try Values.countInFrame(text, frame: frameText)
+        json = DescriptionJSON.encode(count, frame: level)
+        canonicalKey = "describe;count=\(count.value)" + (level.map { ";frame=\($0.capacity)" } ?? "")
+    }
+}
+#endif

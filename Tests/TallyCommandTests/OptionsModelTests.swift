@@ -1,0 +1,156 @@
+import Foundation
+import TallyGeometry
+import TallyOptions
+import TallyRender
+import TallyTestSupport
+import Testing
+
+/// The options model (SPEC §6): one table of options behind the command line and the server,
+/// messages that quote the value as given, and a canonical form that ignores defaults.
+@Suite struct OptionsModelTests {
+    /// Every option of the table is an option of `render`, `batch` and `gallery`, with the
+    /// table's help; nothing the command line offers for drawing is missing from the table.
+    @Test(arguments: ["render", "batch", "gallery"])
+    func theCommandLineOffersTheTable(_ command: String) throws {
+        let help = try TallyProcess.run([command, "--help"]).text
+        // Help wraps at 80 columns: compare words, not lines.
+        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for option in RenderOption.all {
+            #expect(words.contains("--\(option.name)"), "\(command) --help lists --\(option.name)")
+            let opening = option.help.split(separator: " ").prefix(4).joined(separator: " ")
+            #expect(words.contains(opening), "\(command) --help says \(opening)")
+        }
+    }
+
+    /// Values are named as given, not after conversion, and a refusal says what is wrong with the
+    /// value (a number in place of a name is "not a theme", not "negative").
+    @Test(arguments: [
+        (["render", "5", "--scale", "1e308"], "--scale '1e308'", ["inf"]),
+        (["render", "5", "--size", "-inf"], "--size '-inf'", ["missing"]),
+        (["render", "5", "--size", "1e999"], "--size '1e999'", ["inf'"]),
+        (["render", "5", "-f", "-5"], "--format '-5' is not a format", ["negative"]),
+        (["render", "5", "--theme", "-5"], "--theme '-5' is not a theme", ["negative"]),
+        (["render", "5", "--style", "-5"], "--style '-5' is not a style", ["negative"]),
+        (["render", "5", "--size", "0x10"], "--size '0x10' is not a number", []),
+        (["render", "5", "--seed", "-1"], "--seed '-1' is negative", []),
+        (["render", "5", "--label", "-5", "--size", "-5"], "--size '-5' is negative", []),
+        (["batch", "5", "--out-dir", "/nonexistent/x", "-f", "-5"], "--format '-5' is not a format", []),
+    ])
+    func valuesAreNamedAsGiven(_ arguments: [String], _ needle: String, _ absent: [String]) throws {
+        let run = try TallyProcess.run(arguments)
+        expectOneLineError(run, status: 64, mentioning: needle)
+        for word in absent { #expect(!run.stderr.contains(word), "\(arguments): \(run.stderr)") }
+    }
+
+    /// A value of 100,000 digits is quoted as given, cut short, never as `inf`.
+    @Test func aHugeNumberIsQuotedNotConverted() throws {
+        let digits = "9" + String(repeating: "0", count: 99_999)
+        let run = try TallyProcess.run(["render", "5", "--size", digits])
+        expectOneLineError(run, status: 64, mentioning: "--size '9000")
+        #expect(run.stderr.contains("…"))
+        #expect(!run.stderr.contains("inf"))
+        #expect(run.stderr.utf8.count < 600)
+    }
+
+    /// A newline or other control character, and invisible format characters (bidi controls,
+    /// the BOM), in any option's value: one line that names the option, every such character
+    /// escaped.
+    @Test func controlAndFormatCharactersAreEscapedAndTheOptionNamed() throws {
+        let hostile = ["12\n34", "a\rb", "x\u{1B}[31m", "\u{202E}gpj.svg", "\u{FEFF}5", "a\u{200B}b", "a\u{2028}b"]
+        let options = RenderOption.all.filter { !$0.isSwitch && $0 != .label }
+        for option in options {
+            for value in hostile {
+                let run = try TallyProcess.run(["render", "5", "-f", "svg", "--\(option.name)", value])
+                expectOneLineError(run, status: 64, mentioning: "--\(option.name) '")
+                for scalar in run.stderr.dropLast().unicodeScalars {
+                    let category = scalar.properties.generalCategory
+                    #expect(
+                        category != .control && category != .format && category != .lineSeparator,
+                        "--\(option.name): U+\(String(scalar.value, radix: 16)) is shown unescaped")
+                }
+            }
+        }
+        let format = try TallyProcess.run(["render", "5", "-f", "s\nvg"])
+        expectOneLineError(format, status: 64, mentioning: "--format 's\\u{A}vg'")
+    }
+
+    /// The same values give the same settings and messages from the table and from the command
+    /// line, whatever order the options come in.
+    @Test func theFirstProblemIsTheSameInAnyOrder() throws {
+        let values: [RenderOption: String] = [.size: "0", .theme: "purple", .seed: "x"]
+        let message = try #require(refusal(values))
+        #expect(message.hasPrefix("--size '0'"), "the table's order: size before theme and seed")
+        let forward = try TallyProcess.run(["render", "5", "--size", "0", "--theme", "purple", "--seed", "x"])
+        let backward = try TallyProcess.run(["render", "5", "--seed", "x", "--theme", "purple", "--size", "0"])
+        #expect(forward.stderr == "tally: error: \(message)\n")
+        #expect(backward.stderr == forward.stderr)
+    }
+
+    func refusal(_ values: [RenderOption: String]) -> String? {
+        do {
+            _ = try RenderOptions(values)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// Options equal to their defaults do not change the canonical form (SPEC §6, ETags).
+    @Test(arguments: [
+        (UInt64(137), OutputFormat.svg, [RenderOption.size: "256"]),
+        (137, .svg, [.size: "256.0", .scale: "1"]),
+        (137, .svg, [.theme: "auto", .background: "none"]),
+        (137, .png, [.theme: "light", .background: "paper"]),
+        (137, .svg, [.style: "clean", .seed: "42"]),
+        (137, .svg, [.fit: "content", .detail: "auto"]),
+        (137, .svg, [.caption: "false", .label: "137 tally marks"]),
+        (12_345, .svg, [.caption: "true"]),
+        (137, .json, [.caption: "false", .detail: "full"]),
+        (137, .svg, [.animate: "false"]),
+    ])
+    func defaultsDoNotChangeTheCanonicalForm(_ count: UInt64, _ format: OutputFormat, _ values: [RenderOption: String])
+        throws
+    {
+        let count = try #require(TallyCount(exactly: count))
+        let plain = RenderOptions.canonicalKey(count: count, settings: try RenderOptions([:]).settings(format: format))
+        let given = RenderOptions.canonicalKey(
+            count: count, settings: try RenderOptions(values).settings(format: format))
+        #expect(given == plain, "\(values)")
+        // …and the bytes agree: the key names the image.
+        let plainBytes = try Renderer.render(count, try RenderOptions([:]).settings(format: format))
+        let givenBytes = try Renderer.render(count, try RenderOptions(values).settings(format: format))
+        #expect(plainBytes == givenBytes, "\(values)")
+    }
+
+    /// Equal canonical forms mean equal bytes, over random option sets drawn from values that
+    /// are defaults, defaults spelt otherwise, and others.
+    @Test func equalKeysAreEqualImages() throws {
+        let pool: [(RenderOption, [String])] = [
+            (.size, ["256", "64", "0256"]), (.scale, ["1", "2"]), (.theme, ["auto", "light", "dark"]),
+            (.style, ["clean", "ink"]), (.seed, ["0", "3"]), (.fit, ["content", "frame"]),
+            (.frame, ["10000", "1000"]), (.detail, ["auto", "full"]), (.background, ["none", "paper", "#fff"]),
+            (.caption, ["true", "false"]), (.label, ["137 tally marks", "x"]), (.ink, ["#000"]),
+        ]
+        var generator = HonestyTests.Generator(state: 0x7A11)
+        var imagesByKey: [String: [UInt8]] = [:]
+        for _ in 0..<400 {
+            var values: [RenderOption: String] = [:]
+            for (option, choices) in pool where generator.next() % 3 == 0 {
+                values[option] = choices[Int(generator.next() % UInt64(choices.count))]
+            }
+            let count = try #require(TallyCount(exactly: [137, 999, 12_345][Int(generator.next() % 3)]))
+            let format: OutputFormat = [.svg, .json][Int(generator.next() % 2)]
+            let settings = try RenderOptions(values).settings(format: format)
+            let bytes: [UInt8]
+            do {
+                bytes = try Renderer.render(count, settings)
+            } catch {
+                continue  // a count beyond a pinned frame
+            }
+            let key = RenderOptions.canonicalKey(count: count, settings: settings)
+            if let known = imagesByKey[key] { #expect(known == bytes, "\(key): \(values)") }
+            imagesByKey[key] = bytes
+        }
+        #expect(imagesByKey.count > 50, "the pool gives many different images")
+    }
+}
