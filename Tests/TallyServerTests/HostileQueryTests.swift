@@ -45,8 +45,7 @@ import Testing
     }
 
     @Test func hostileURLsNeverGetAServerError() async throws {
-        let (_, app) = try testApplication()
-        try await app.test(.router) { client in
+        try await withTestApplication { _, client in
             for uri in Self.uris {
                 let response = try await client.execute(uri: uri, method: .get)
                 let code = response.status.code

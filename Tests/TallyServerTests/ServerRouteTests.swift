@@ -9,17 +9,27 @@ import TallyServer
 import TallyTestSupport
 import Testing
 
-/// An application over `ImageServer` with these options, quiet (its log is tested end to end).
-func testApplication(version: String = tallyVersion, _ configure: (inout ServeSettings) -> Void = { _ in })
-    throws
-    -> (ImageServer, some ApplicationProtocol)
-{
+/// Runs `body` against an application over `ImageServer` with these options, quiet (its log is
+/// tested end to end), through the router (no sockets); then stops the server's raster threads,
+/// whatever `body` did, so no test leaves a thread pool behind.
+func withTestApplication<Value: Sendable>(
+    version: String = tallyVersion, _ configure: (inout ServeSettings) -> Void = { _ in },
+    _ body: @Sendable (ImageServer, any TestClientProtocol) async throws -> Value
+) async throws -> Value {
     var options = ServeSettings()
     configure(&options)
     let server = ImageServer(options: options, version: version)
     var logger = Logger(label: "tally-server-test")
     logger.logLevel = .critical
-    return (server, Application(router: server.makeRouter(), logger: logger))
+    let app = Application(router: server.makeRouter(), logger: logger)
+    let result: Result<Value, any Error>
+    do {
+        result = .success(try await app.test(.router) { client in try await body(server, client) })
+    } catch {
+        result = .failure(error)
+    }
+    try await server.raster.shutdown()
+    return try result.get()
 }
 
 /// GET (or another method) through the router, no sockets.
@@ -27,8 +37,7 @@ func fetch(
     _ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
     _ configure: (inout ServeSettings) -> Void = { _ in }
 ) async throws -> TestResponse {
-    let (_, app) = try testApplication(configure)
-    return try await app.test(.router) { client in
+    try await withTestApplication(configure) { _, client in
         try await client.execute(uri: uri, method: method, headers: headers)
     }
 }
@@ -117,8 +126,7 @@ enum Pinned {
 
     @Test func entityTagsFollowTheCanonicalSettings() async throws {
         func tag(_ uri: String, version: String = tallyVersion) async throws -> String? {
-            let (_, app) = try testApplication(version: version)
-            return try await app.test(.router) { client in
+            return try await withTestApplication(version: version) { _, client in
                 try await client.execute(uri: uri, method: .get).headers[.eTag]
             }
         }
@@ -152,8 +160,7 @@ enum Pinned {
     }
 
     @Test func ifNoneMatchGets304WithoutABody() async throws {
-        let (_, app) = try testApplication()
-        try await app.test(.router) { client in
+        try await withTestApplication { _, client in
             let first = try await client.execute(uri: "/1234.svg?theme=auto", method: .get)
             let tag = try #require(first.headers[.eTag])
             for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
@@ -174,8 +181,7 @@ enum Pinned {
 
     @Test(arguments: ["/1234.svg?theme=auto", "/describe/42", "/", "/healthz", "/-1.svg", "/nothing-here"])
     func headGivesGetsHeadersAndNoBody(_ uri: String) async throws {
-        let (_, app) = try testApplication()
-        try await app.test(.router) { client in
+        try await withTestApplication { _, client in
             let get = try await client.execute(uri: uri, method: .get)
             let head = try await client.execute(uri: uri, method: .head)
             #expect(head.status == get.status)
@@ -307,15 +313,15 @@ enum Pinned {
 
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func aFullRasterQueueGets503WithRetryAfter() async throws {
-        let (server, app) = try testApplication {
+        let configure: (inout ServeSettings) -> Void = {
             $0.jobs = 1
             $0.queue = 0
         }
-        let release = Gate()
-        // Hold the only place, then ask for a PNG: refused at once, not queued.
-        let holder = Task { try await server.raster.run { release.wait() } }
-        try await release.waitUntilEntered()
-        try await app.test(.router) { client in
+        try await withTestApplication(configure) { server, client in
+            let release = Gate()
+            // Hold the only place, then ask for a PNG: refused at once, not queued.
+            let holder = Task { try await server.raster.run { release.wait() } }
+            try await release.waitUntilEntered()
             // Refused at once; a request that waited instead would block here until released,
             // so give it 10 s, then release the place and fail.
             let answered = Gate()
@@ -361,8 +367,7 @@ enum Pinned {
     }
 
     @Test func pagesHealthAndMetrics() async throws {
-        let (_, app) = try testApplication()
-        try await app.test(.router) { client in
+        try await withTestApplication { _, client in
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .ok && health.text == "ok\n")
             let page = try await client.execute(uri: "/", method: .get)
@@ -467,8 +472,7 @@ final class Gate: @unchecked Sendable {
     }
 
     @Test func aCachedImageIsTheSameBytes() async throws {
-        let (server, app) = try testApplication()
-        try await app.test(.router) { client in
+        try await withTestApplication { server, client in
             let first = try await client.execute(uri: "/137.svg?theme=dark", method: .get)
             #expect(server.responses.count == 1)
             let second = try await client.execute(uri: "/0137.svg?theme=dark", method: .get)
@@ -476,8 +480,7 @@ final class Gate: @unchecked Sendable {
             #expect(second.bytes == first.bytes)
             #expect(second.headers[.eTag] == first.headers[.eTag])
         }
-        let (uncached, app2) = try testApplication { $0.cacheSize = 0 }
-        try await app2.test(.router) { client in
+        try await withTestApplication({ $0.cacheSize = 0 }) { uncached, client in
             let response = try await client.execute(uri: "/137.svg", method: .get)
             #expect(response.status == .ok)
             #expect(uncached.responses.count == 0, "--cache-size 0 keeps nothing")
