@@ -270,6 +270,9 @@ struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
         }
         // HEAD gets GET's headers (Content-Length included) and no body.
         if request.method == .head { response = response.createHeadResponse() }
+        // A connection the client does not keep (`HTTP1Connection` marks it) closes after this
+        // response, and the response says so (RFC 9112 §9.6).
+        if request.headers[.connection] == "close" { response.headers[.connection] = "close" }
         let elapsed = ContinuousClock.now - start
         ServerMetrics.requests.record(
             route: context.endpointPath ?? "unknown", method: request.method, status: response.status.code, elapsed)

@@ -38,7 +38,7 @@ package enum ServerMain {
         let server = ImageServer(options: options)
         let app = Application(
             router: server.makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(options.timeout * 1e9)))),
+            server: .http1ClosingWhenAsked(idleTimeout: .nanoseconds(Int64(options.timeout * 1e9))),
             configuration: .init(address: .hostname(options.host, port: options.port)),
             onServerRunning: { channel in
                 // The first line on stdout names the address (the port, when --port 0 picked one).

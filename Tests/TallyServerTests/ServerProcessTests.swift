@@ -105,7 +105,99 @@ func portIsFree(_ port: Int) -> Bool {
     return withLoopbackAddress(port) { bind(descriptor, $0, $1) } == 0 && listen(descriptor, 1) == 0
 }
 
+/// Sends `request` on a new loopback connection and reads until the server closes it or
+/// `seconds` pass with nothing to read: the bytes, and whether the server closed.
+func rawExchange(port: Int, _ request: String, seconds: Int = 10) -> (response: String, closed: Bool) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return ("", false) }
+    guard writeFully(descriptor, Array(request.utf8)) == 0 else { return ("", false) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            return (String(decoding: received, as: UTF8.self), false)
+        }
+        received += buffer[..<count]
+    }
+}
+
+/// A loopback port nothing listens on now (the kernel's pick, released).
+func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    try #require(withLoopbackAddress(0) { bind(descriptor, $0, $1) } == 0)
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
 @Suite(.serialized) struct ServerProcessTests {
+    /// RFC 9112 §9.3: HTTP/1.0 without keep-alive, and any request with `Connection: close`, get
+    /// their response with `Connection: close`, and then the server closes (long before its
+    /// 600 s idle timeout). A connection that is kept stays open.
+    @Test func connectionsTheClientDoesNotKeepAreClosed() throws {
+        let server = try RunningServer([])
+        for request in [
+            "GET /healthz HTTP/1.0\r\n\r\n", "GET /5.svg HTTP/1.0\r\nHost: a\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n",
+            "HEAD /healthz HTTP/1.0\r\n\r\n", "GET /-1.svg HTTP/1.0\r\n\r\n",
+        ] {
+            let (response, closed) = rawExchange(port: server.port, request)
+            #expect(closed, "\(request.debugDescription): the server closed the connection")
+            #expect(response.hasPrefix("HTTP/1.1 "), "\(request.debugDescription): \(response)")
+            #expect(
+                response.lowercased().contains("\r\nconnection: close\r\n"), "\(request.debugDescription): \(response)")
+        }
+        for request in [
+            "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n",
+        ] {
+            let (response, closed) = rawExchange(port: server.port, request, seconds: 1)
+            #expect(!closed, "\(request.debugDescription): a kept connection stays open")
+            #expect(response.hasPrefix("HTTP/1.1 200"), "\(request.debugDescription): \(response)")
+            #expect(!response.lowercased().contains("connection: close"))
+        }
+    }
+
+    /// Started with standard output and error closed, the server still serves (its log lines
+    /// have nowhere to go and are dropped) past the point where they would fill a pipe, and
+    /// SIGTERM stops it with exit 0.
+    @Test func aServerWithItsOutputClosedKeepsServingAndStops() async throws {
+        let port = try freePort()
+        let shell = try #require(installedProgram("sh"))
+        let process = Process()
+        process.executableURL = shell
+        process.arguments = [
+            "-c", "exec '\(TallyProcess.executable.path)' serve --host 127.0.0.1 --port \(port) >&- 2>&-",
+        ]
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        for _ in 0..<1500 where !somethingListens(on: port) { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(somethingListens(on: port), "the server listens")
+        // Each request logs a line of about 90 bytes: 1,200 of them would more than fill a
+        // 64 KiB pipe.
+        for index in 0..<1200 {
+            let (response, closed) = rawExchange(port: port, "GET /\(index).svg?size=16 HTTP/1.0\r\n\r\n")
+            guard closed, response.hasPrefix("HTTP/1.1 200") else {
+                Issue.record("request \(index) got no answer: \(response.prefix(200))")
+                break
+            }
+        }
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<1000 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning, "SIGTERM stops it")
+        if !process.isRunning { #expect(process.terminationStatus == 0) }
+    }
+
     /// The issue's acceptance, over loopback: the command line's bytes, 304 on the ETag, 400 for
     /// -1 with one line, and the server still up; one log line per request.
     @Test func servesTheCommandLinesBytesOverLoopback() async throws {
