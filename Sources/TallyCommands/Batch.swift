@@ -147,7 +147,7 @@ struct Batch: ParsableCommand {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if fileKind(prefix) == nil, mkdir(prefix, 0o777) != 0, errno != EEXIST {
+            if fileKind(prefix) == nil, withPath(prefix, { mkdir($0, 0o777) }) != 0, errno != EEXIST {
                 throw CommandFailure(
                     .cannotCreate,
                     "cannot create the folder '\(Values.printable(path))': \(String(cString: strerror(errno)))")
@@ -165,7 +165,7 @@ struct Batch: ParsableCommand {
     /// What is at a path (following links), or nil for nothing.
     static func fileKind(_ path: String) -> FileKind? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard withPath(path, { stat($0, &info) }) == 0 else { return nil }
         return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
@@ -177,7 +177,7 @@ struct Batch: ParsableCommand {
         if fileKind(path) == .directory {
             throw .usage("cannot read the count list '\(Values.printable(path))': it is a folder, not a file")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw .usage("cannot read the count list '\(Values.printable(path))': no such file or no permission")
         }

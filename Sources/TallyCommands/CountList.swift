@@ -91,10 +91,11 @@ struct CountList: Sendable {
 
     /// One count or range a line, in one pass over the bytes: `#` starts a comment, spaces,
     /// tabs and carriage returns around a token are ignored, blank lines skipped; `\n`, `\r\n`
-    /// and a lone `\r` end a line. No line is copied but the tokens themselves.
+    /// and a lone `\r` end a line; a UTF-8 byte order mark at the start (as some Windows editors
+    /// write) is skipped. No line is copied but the tokens themselves.
     mutating func appendLines(_ bytes: [UInt8], source: String) throws(CommandFailure) {
         var line = 1
-        var index = 0
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let count = bytes.count
         while index <= count {
             // One line: from `index` to the next line end.

@@ -39,11 +39,25 @@ package enum Output {
         }
     }
 
-    /// Writes `bytes` to `path` through a temporary file beside it and a rename, so the target is
-    /// either untouched or complete, and no temporary file is left behind on failure.
+    /// Writes `bytes` to `path`: a file atomically, a descriptor or a device as it is.
+    ///
+    /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` are the descriptor they
+    ///   name, written directly, whatever it is (a terminal, a pipe, a file stdout was redirected
+    ///   to), so the link in `/dev` is never replaced.
+    /// - A character device, FIFO or socket (or a link to one) is opened and written directly.
+    /// - Anything else is replaced atomically (`replaceFile`). Nothing in `/dev` or `/proc` is
+    ///   created or replaced.
+    ///
     /// Fails with exit 73 when the file cannot be created and 74 when writing fails.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         let shown = Values.printable(path)
+        if let descriptor = namedDescriptor(path) {
+            guard fcntl(descriptor, F_GETFD) != -1 else {
+                throw CommandFailure(.cannotCreate, "cannot write '\(shown)': descriptor \(descriptor) is not open")
+            }
+            try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+            return
+        }
         let (directory, name) = Self.split(path)
         guard !name.isEmpty, name != ".", name != ".." else {
             throw CommandFailure(.cannotCreate, "cannot create '\(shown)': not a file name")
@@ -51,27 +65,114 @@ package enum Output {
         var status = stat()
         // A file written over keeps its mode; a new one gets 0666 less the umask.
         var mode = newFileMode
-        if stat(path, &status) == 0 {
+        let exists = withPath(path) { stat($0, &status) } == 0
+        if exists {
             switch status.st_mode & S_IFMT {
             case S_IFREG: mode = status.st_mode & 0o7777
             case S_IFDIR: throw CommandFailure(.cannotCreate, "cannot create '\(shown)': it is a directory")
+            case S_IFSOCK:
+                try writeToSocket(bytes, at: path)
+                return
             default:
-                // A device or pipe (/dev/null, a FIFO) is written in place: renaming over it
-                // would replace the device with a file.
+                // A device or pipe (/dev/null, a FIFO): renaming over it would replace it.
                 try writeInPlace(bytes, to: path)
                 return
             }
         }
+        if isSystemFolder(directory) {
+            guard exists else {
+                throw CommandFailure(.cannotCreate, "cannot create '\(shown)': tally creates no files in /dev or /proc")
+            }
+            try writeInPlace(bytes, to: path)
+            return
+        }
+        try replaceFile(bytes, directory: directory, name: name, path: path, mode: mode)
+    }
+
+    /// The descriptor a path names: `/dev/stdout` 1, `/dev/stderr` 2, `/dev/stdin` 0,
+    /// `/dev/fd/N` and `/proc/self/fd/N` N; nil for any other path.
+    static func namedDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdin": return 0
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let number = path.dropFirst(prefix.count)
+                guard !number.isEmpty, number.count < 10, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    return nil
+                }
+                return Int32(number)
+            }
+            return nil
+        }
+    }
+
+    /// `/dev` itself and everything in `/proc`: tally never creates or renames files there.
+    static func isSystemFolder(_ directory: String) -> Bool {
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let real = withPath(directory) { realpath($0, &resolved) } != nil ? String(cString: resolved) : directory
+        return real == "/dev" || real == "/proc" || real.hasPrefix("/proc/")
+    }
+
+    /// Replaces `path` with a file of `bytes` so that it is either untouched or complete.
+    ///
+    /// On Linux the bytes go into an unnamed file (`O_TMPFILE`) in the target's folder, which
+    /// is only given a name once it is whole: a run killed by SIGKILL leaves nothing behind. Then
+    /// `linkat` names it: the target itself when there was none, else a temporary name that is
+    /// renamed over the target at once (Linux cannot link over a name). Where the file system
+    /// has no `O_TMPFILE`, a named temporary file (`mkstemp`) and a rename, as everywhere else;
+    /// SIGINT, SIGTERM and SIGHUP still remove it.
+    private static func replaceFile(_ bytes: [UInt8], directory: String, name: String, path: String, mode: mode_t)
+        throws(CommandFailure)
+    {
+        let shown = Values.printable(path)
         // The temporary name is the target's with a prefix and suffix, unless that would pass
         // the 255-byte limit of a file name; then a short one.
-        let prefix = name.utf8.count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
-        var template = Array((directory + "/" + prefix + "XXXXXX").utf8CString)
+        let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
+        let template = joinedPath(directory, prefix)
+        let unnamed = withPath(directory) { openUnnamedFile($0, mode) }
+        if unnamed >= 0 {
+            var failure: CommandFailure?
+            do {
+                try writeAll(bytes, to: unnamed, name: "'\(shown)'")
+            } catch {
+                failure = error
+            }
+            if failure == nil { _ = fchmod(unnamed, mode) }
+            if failure == nil {
+                switch TemporaryFiles.shared.name(unnamed, as: path, temporaryPrefix: template) {
+                case .done: break
+                case .failed(let code):
+                    failure = CommandFailure(
+                        .cannotCreate, "cannot create '\(shown)': \(String(cString: strerror(code)))")
+                case .unsupported:
+                    close(unnamed)
+                    try replaceThroughNamedFile(bytes, template: template, path: path, mode: mode)
+                    return
+                }
+            }
+            if close(unnamed) != 0, failure == nil {
+                failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
+            }
+            if let failure { throw failure }
+            return
+        }
+        try replaceThroughNamedFile(bytes, template: template, path: path, mode: mode)
+    }
+
+    /// A named temporary file beside the target, then a rename.
+    private static func replaceThroughNamedFile(_ bytes: [UInt8], template: String, path: String, mode: mode_t)
+        throws(CommandFailure)
+    {
+        let shown = Values.printable(path)
+        var templateBytes = (ByteText.bytes(template) + Array("XXXXXX".utf8)).map { CChar(bitPattern: $0) } + [0]
         // Created and registered in one step, so an interruption always finds it.
-        let descriptor = TemporaryFiles.shared.create(&template)
+        let descriptor = TemporaryFiles.shared.create(&templateBytes)
         guard descriptor >= 0 else {
             throw CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
         }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = ByteText.decode(templateBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         defer { TemporaryFiles.shared.remove(temporary) }
         var failure: CommandFailure?
         do {
@@ -84,11 +185,11 @@ package enum Output {
         if close(descriptor) != 0, failure == nil {
             failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
         }
-        if failure == nil, rename(temporary, path) != 0 {
+        if failure == nil, withPath(temporary, { from in withPath(path) { rename(from, $0) } }) != 0 {
             failure = CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
         }
         if let failure {
-            unlink(temporary)
+            _ = withPath(temporary) { unlink($0) }
             throw failure
         }
     }
@@ -104,8 +205,19 @@ package enum Output {
 
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         let shown = Values.printable(path)
-        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        let descriptor = withPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw CommandFailure(.cannotCreate, "cannot open '\(shown)': \(errorText())") }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+    }
+
+    /// A Unix socket is written through a connection to it.
+    private static func writeToSocket(_ bytes: [UInt8], at path: String) throws(CommandFailure) {
+        let shown = Values.printable(path)
+        let descriptor = connectUnixSocket(ByteText.bytes(path))
+        guard descriptor >= 0 else {
+            throw CommandFailure(.cannotCreate, "cannot connect to the socket '\(shown)': \(errorText())")
+        }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, name: "'\(shown)'")
     }
@@ -177,6 +289,44 @@ final class TemporaryFiles: @unchecked Sendable {
         detachThread { TemporaryFiles.shared.watch(reader) }
     }
 
+    /// What became of naming an unnamed file.
+    enum Naming {
+        case done
+        /// Naming failed with this `errno`.
+        case failed(Int32)
+        /// The system cannot name unnamed files (no `/proc`): use a named temporary file.
+        case unsupported
+    }
+
+    /// Names a complete unnamed file `path`: by a link when `path` is free, else by a link to
+    /// a temporary name (made and registered under the lock, so an interruption removes it)
+    /// and a rename over `path`.
+    func name(_ descriptor: Int32, as path: String, temporaryPrefix: String) -> Naming {
+        if withPath(path, { linkFile(descriptor, $0) }) == 0 { return .done }
+        guard errno == EEXIST else { return errno == ENOSYS ? .unsupported : .failed(errno) }
+        var temporary = ""
+        lock.lock()
+        for _ in 0..<100 {
+            let candidate = temporaryPrefix + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+            if withPath(candidate, { linkFile(descriptor, $0) }) == 0 {
+                temporary = candidate
+                paths.insert(candidate)
+                break
+            }
+            if errno != EEXIST { break }
+        }
+        let code = errno
+        lock.unlock()
+        guard !temporary.isEmpty else { return .failed(code) }
+        defer { remove(temporary) }
+        guard withPath(temporary, { from in withPath(path) { rename(from, $0) } }) == 0 else {
+            let code = errno
+            _ = withPath(temporary) { unlink($0) }
+            return .failed(code)
+        }
+        return .done
+    }
+
     /// Creates a temporary file from a `mkstemp` template and registers it, under the lock.
     /// - Returns: the open descriptor, or -1 with `errno` set.
     func create(_ template: inout [CChar]) -> Int32 {
@@ -184,7 +334,7 @@ final class TemporaryFiles: @unchecked Sendable {
         defer { lock.unlock() }
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if descriptor >= 0 {
-            paths.insert(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            paths.insert(ByteText.decode(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
         }
         return descriptor
     }
@@ -211,7 +361,7 @@ final class TemporaryFiles: @unchecked Sendable {
             }
         }
         lock.lock()  // never released: the process ends here
-        for path in paths { unlink(path) }
+        for path in paths { _ = withPath(path) { unlink($0) } }
         signal(signalNumber, SIG_DFL)
         var only = sigset_t()
         sigemptyset(&only)

@@ -79,7 +79,8 @@ package struct RenderOptions: Sendable {
             overrides[token] = color
         case .animate: animate = try Self.switchValue(option, text)
         case .animateFrom: animateFrom = try Values.count(text, what: option.flag)
-        case .label: label = text
+        // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
+        case .label: label = String(decoding: ByteText.bytes(text), as: UTF8.self)
         case .caption: caption = try Self.switchValue(option, text)
         default: preconditionFailure("an option missing from RenderOptions.read: \(option.name)")
         }

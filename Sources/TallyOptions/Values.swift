@@ -1,5 +1,6 @@
 import TallyEncoding
 import TallyGeometry
+import TallyPOSIX
 import TallyRender
 
 /// Reading the values users give, on the command line or in a URL, with one-line messages that
@@ -147,6 +148,13 @@ package enum Values {
         var characters = 0
         for scalar in text.unicodeScalars {
             if characters >= limit { return out + "…" }
+            if let byte = ByteText.rawByte(scalar) {
+                // A byte of a name that is not UTF-8 (`ByteText`): shown as it is, `\xFF`.
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+                characters += 1
+                continue
+            }
             switch scalar.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
@@ -156,57 +164,5 @@ package enum Values {
             characters += 1
         }
         return out
-    }
-
-    /// Bytes that may not be UTF-8 (a file name), for a message: valid UTF-8 as `printable`
-    /// shows it, every byte of an invalid sequence as `\xFF`.
-    package static func printable(bytes: some Collection<UInt8>, limit: Int = 200) -> String {
-        var out = ""
-        var characters = 0
-        var rest = Array(bytes)[...]
-        while !rest.isEmpty {
-            if characters >= limit { return out + "…" }
-            let length = validPrefixLength(rest)
-            if length > 0 {
-                let text = String(decoding: rest.prefix(length), as: UTF8.self)
-                let scalars = text.unicodeScalars.count
-                // Past the limit, `printable` cuts it and adds the `…`.
-                if characters + scalars > limit { return out + printable(text, limit: limit - characters) }
-                out += printable(text, limit: scalars)
-                characters += scalars
-                rest = rest.dropFirst(length)
-            } else {
-                let hex = String(rest.first!, radix: 16, uppercase: true)
-                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
-                characters += 1
-                rest = rest.dropFirst()
-            }
-        }
-        return out
-    }
-
-    /// How many leading bytes form whole, valid UTF-8 scalars (0 when the first is invalid).
-    static func validPrefixLength(_ bytes: ArraySlice<UInt8>) -> Int {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let lead = bytes[index]
-            let width: Int
-            switch lead {
-            case 0x00...0x7F: width = 1
-            case 0xC2...0xDF: width = 2
-            case 0xE0...0xEF: width = 3
-            case 0xF0...0xF4: width = 4
-            default: return index - bytes.startIndex
-            }
-            guard index + width <= bytes.endIndex else { return index - bytes.startIndex }
-            let scalarBytes = bytes[index..<(index + width)]
-            var iterator = scalarBytes.makeIterator()
-            var decoder = UTF8()
-            guard case .scalarValue = decoder.decode(&iterator), iterator.next() == nil else {
-                return index - bytes.startIndex
-            }
-            index += width
-        }
-        return index - bytes.startIndex
     }
 }

@@ -55,3 +55,64 @@ package func closeOnExecPipe(_ descriptors: inout [Int32]) -> Int32 {
     for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     return 0
 }
+
+/// Opens an unnamed file in a folder (Linux's `O_TMPFILE`), to be named with `linkFile` once
+/// complete: until then nothing in the folder refers to it, so a killed process leaves nothing.
+/// Returns the descriptor, or -1 where the system or the file system has no such files (then
+/// use a named temporary file).
+package func openUnnamedFile(_ directory: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 {
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+    // O_TMPFILE is __O_TMPFILE | O_DIRECTORY; Swift's Glibc module leaves it out, and
+    // __O_TMPFILE is 0o20000000 on these architectures (not on alpha, sparc or parisc).
+    let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
+    return open(directory, temporaryFile | O_WRONLY | O_CLOEXEC, mode)
+    #else
+    return -1
+    #endif
+}
+
+/// Gives an unnamed file (`openUnnamedFile`) a name: 0, or -1 with `errno` set (`EEXIST`
+/// when the name is taken: Linux cannot link over a name). `ENOSYS` when `/proc`, through which
+/// the file is named, is not mounted.
+package func linkFile(_ descriptor: Int32, _ path: UnsafePointer<CChar>) -> Int32 {
+    #if os(Linux)
+    if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return 0 }
+    if errno == ENOENT && access("/proc/self/fd", F_OK) != 0 { errno = ENOSYS }
+    return -1
+    #else
+    errno = ENOSYS
+    return -1
+    #endif
+}
+
+/// A stream connection to the Unix socket at `path`: the descriptor, or -1 with `errno` set.
+package func connectUnixSocket(_ path: [UInt8]) -> Int32 {
+    var address = sockaddr_un()
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard path.count < capacity else {
+        errno = ENAMETOOLONG
+        return -1
+    }
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in path.enumerated() { buffer[index] = byte }
+    }
+    #if canImport(Glibc)
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #else
+    let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return -1 }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard connected == 0 else {
+        let code = errno
+        close(descriptor)
+        errno = code
+        return -1
+    }
+    return descriptor
+}
