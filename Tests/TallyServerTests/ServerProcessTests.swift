@@ -168,6 +168,19 @@ func freePort() throws -> Int {
         }
     }
 
+    /// tally's own descriptors close on exec: tally-server, which `tally serve` becomes, holds no
+    /// pipe but the standard descriptors its parent gave it (tally's signal pipe once leaked in).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "needs /proc"))
+    func noPipeOfTallyLeaksIntoTheServer() throws {
+        let server = try RunningServer([])
+        let folder = "/proc/\(server.process.processIdentifier)/fd"
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: folder)
+        for descriptor in descriptors where !["0", "1", "2"].contains(descriptor) {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(descriptor)")) ?? ""
+            #expect(!target.hasPrefix("pipe:"), "descriptor \(descriptor) is a pipe: \(target)")
+        }
+    }
+
     /// Started with standard output and error closed, the server still serves (its log lines
     /// have nowhere to go and are dropped) past the point where they would fill a pipe, and
     /// SIGTERM stops it with exit 0.
