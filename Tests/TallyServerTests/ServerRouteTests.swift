@@ -480,7 +480,8 @@ final class Gate: @unchecked Sendable {
             #expect(second.bytes == first.bytes)
             #expect(second.headers[.eTag] == first.headers[.eTag])
         }
-        try await withTestApplication({ $0.cacheSize = 0 }) { uncached, client in
+        let withoutCache: (inout ServeSettings) -> Void = { $0.cacheSize = 0 }
+        try await withTestApplication(withoutCache) { uncached, client in
             let response = try await client.execute(uri: "/137.svg", method: .get)
             #expect(response.status == .ok)
             #expect(uncached.responses.count == 0, "--cache-size 0 keeps nothing")
