@@ -79,6 +79,7 @@ api-check: deps
 test-sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	TALLY_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	  ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp \
 	  $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
