@@ -31,8 +31,12 @@ public enum Tally {
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
     ///   - frame: a larger frame to draw in (SPEC §2, `--frame`); nil for the count's own.
     ///   - detail: `.full` for every mark, or `.automatic(pixelsPerUnit:)` for what stays legible.
-    public static func scene(_ count: TallyCount, frame: UnitLevel? = nil, detail: Detail = .full) -> Scene {
-        Scene(count: count, frame: frame, detail: detail)
+    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`): the cells still to fill are
+    ///     `remaining` marks.
+    public static func scene(
+        _ count: TallyCount, frame: UnitLevel? = nil, detail: Detail = .full, of goal: TallyCount? = nil
+    ) -> Scene {
+        Scene(count: count, frame: frame, detail: detail, goal: goal)
     }
 
     /// An SVG document of the count.
@@ -50,10 +54,13 @@ public enum Tally {
     ///   - caption: writes the count under the tally; nil: from 10,000 on.
     ///   - animation: `.all` draws every mark in; `.since(count)` only those new since it.
     ///   - label: the accessible title instead of "137 tally marks".
+    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`): `Tally.svg(6_200, of: 10_000)`
+    ///     draws the goal's frame with the cells still to fill outlined, titled
+    ///     "6,200 of 10,000 (62%)".
     /// - Returns: the SVG document, UTF-8 text.
     /// - Throws: `RenderError` for a size out of range or an animation from a larger count.
     public static func svg(
-        _ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .auto,
+        _ count: TallyCount, of goal: TallyCount? = nil, size: Double = Viewport.defaultSide, theme: Theme = .auto,
         background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
         animation: Animation = .none, caption: Bool? = nil, label: String? = nil
     ) throws(RenderError) -> String {
@@ -62,6 +69,7 @@ public enum Tally {
         )
         settings.animation = animation
         settings.label = label
+        settings.goal = goal
         return String(decoding: try Renderer.render(count, settings), as: UTF8.self)
     }
 
@@ -80,19 +88,20 @@ public enum Tally {
     ///   - style: `.clean` geometry or `.ink`, hand-drawn.
     ///   - seed: the ink style's seed: the same seed, the same wobble.
     ///   - caption: writes the count under the tally; nil: from 10,000 on.
+    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`).
     /// - Returns: the PNG file's bytes.
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
     public static func png(
-        _ count: TallyCount, size: Double = Viewport.defaultSide, scale: Double = 1, theme: Theme = .light,
-        background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-        caption: Bool? = nil
+        _ count: TallyCount, of goal: TallyCount? = nil, size: Double = Viewport.defaultSide, scale: Double = 1,
+        theme: Theme = .light, background: Background = .paper, style: RenderSettings.Style = .clean,
+        seed: UInt64 = 0, caption: Bool? = nil
     ) throws(RenderError) -> [UInt8] {
-        try Renderer.render(
-            count,
-            settings(
-                .png, size: size, scale: scale, theme: theme, background: background, style: style,
-                seed: seed, caption: caption))
+        var settings = settings(
+            .png, size: size, scale: scale, theme: theme, background: background, style: style, seed: seed,
+            caption: caption)
+        settings.goal = goal
+        return try Renderer.render(count, settings)
     }
 
     /// A one-page vector PDF of the count, titled in its metadata.
@@ -108,19 +117,20 @@ public enum Tally {
     ///   - style: `.clean` geometry or `.ink`, hand-drawn.
     ///   - seed: the ink style's seed: the same seed, the same wobble.
     ///   - caption: writes the count under the tally; nil: from 10,000 on.
+    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`).
     /// - Returns: the PDF file's bytes (dated from a fixed date: the same bytes every time).
     /// - Throws: `RenderError` for a size out of range, or `.formatUnavailable` in a build
     ///   without Cairo.
     public static func pdf(
-        _ count: TallyCount, size: Double = Viewport.defaultSide, theme: Theme = .light,
+        _ count: TallyCount, of goal: TallyCount? = nil, size: Double = Viewport.defaultSide, theme: Theme = .light,
         background: Background = .paper, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
         caption: Bool? = nil
     ) throws(RenderError) -> [UInt8] {
-        try Renderer.render(
-            count,
-            settings(
-                .pdf, size: size, scale: 1, theme: theme, background: background, style: style,
-                seed: seed, caption: caption))
+        var settings = settings(
+            .pdf, size: size, scale: 1, theme: theme, background: background, style: style, seed: seed,
+            caption: caption)
+        settings.goal = goal
+        return try Renderer.render(count, settings)
     }
 
     /// The JSON scene (SPEC §5): every mark with its kind, unit, colour, pen and segments.

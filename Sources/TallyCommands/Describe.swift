@@ -32,12 +32,25 @@ struct Describe: ParsableCommand {
         ))
     var frame: String?
 
+    /// The goal, as for render.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "A goal: the title says the progress toward it (\"6,200 of 10,000 (62%)\"), and the JSON gains of and percent.",
+            valueName: "n"))
+    var of: String?
+
     func run() throws {
         let (count, level) = try Values.countInFrame(count, frame: frame)
+        var given: [RenderOption: String] = [:]
+        given[.of] = of
+        given[.frame] = frame
+        // The goal, and a frame given with it, are checked as render checks them.
+        let goal = try RenderOptions(given).settings(format: .json).goal
         let text =
             json
-            ? DescriptionJSON.encode(count, frame: level)
-            : Words.title(for: count) + "\n" + Words.description(for: count) + "\n"
+            ? DescriptionJSON.encode(count, frame: level, goal: goal)
+            : Words.title(for: count, goal: goal) + "\n" + Words.description(for: count) + "\n"
         // Written and checked like every output: a full or closed stdout is exit 74, not 0.
         try Output.writeToStandardOutput(Array(text.utf8))
     }

@@ -80,6 +80,9 @@ struct DrawingOptions: ParsableArguments {
     @Flag(name: .customLong(RenderOption.caption.name), inversion: .prefixedNo, help: .init(RenderOption.caption))
     var caption: Bool?
 
+    @Option(name: .customLong(RenderOption.of.name), parsing: .unconditional, help: .init(RenderOption.of))
+    var of: String?
+
     /// The values given, checked by the model.
     func options() throws(CommandFailure) -> RenderOptions {
         var given: [RenderOption: String] = [:]
@@ -87,7 +90,7 @@ struct DrawingOptions: ParsableArguments {
             (.size, size), (.width, width), (.height, height), (.scale, scale), (.padding, padding),
             (.theme, theme), (.style, style), (.seed, seed), (.animateFrom, animateFrom),
             (.background, background), (.ink, ink), (.c2, c2), (.c3, c3), (.accent, accent), (.fit, fit),
-            (.frame, frame), (.detail, detail), (.label, label),
+            (.frame, frame), (.detail, detail), (.label, label), (.of, of),
             (.animate, animate ? "true" : nil), (.caption, caption.map { $0 ? "true" : "false" }),
         ]
         for case (let option, let value?) in values { given[option] = value }

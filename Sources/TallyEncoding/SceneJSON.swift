@@ -25,6 +25,10 @@ public enum SceneJSON {
         var out = TextBuffer(capacity: 128 + scene.marks.count * 96)
         out.append(literal: "{\n  \"count\": ")
         out.append(integer: scene.count.value)
+        if let goal = scene.goal {
+            out.append(literal: ",\n  \"goal\": ")
+            out.append(integer: goal.value)
+        }
         out.append(literal: ",\n  \"frame\": {\"unit\": ")
         out.append(integer: scene.frame.level.capacity)
         out.append(literal: ", \"width\": ")
@@ -95,9 +99,13 @@ public enum SceneJSON {
 
 /// `tally describe --json`: the structure of a count as data.
 public enum DescriptionJSON {
-    /// - Parameter frame: a pinned frame (`--frame`); nil, or one too small, for the count's own.
-    public static func encode(_ count: TallyCount, frame pinned: UnitLevel? = nil) -> String {
-        let frame = max(pinned ?? UnitLevel.frame(for: count), UnitLevel.frame(for: count))
+    /// - Parameters:
+    ///   - frame: a pinned frame (`--frame`); nil, or one too small, for the count's own.
+    ///   - goal: a goal (`--of`): the title says the progress toward it, `of` and `percent` (a
+    ///     whole number, rounded down) are added, and the frame is the goal's when that is larger.
+    public static func encode(_ count: TallyCount, frame pinned: UnitLevel? = nil, goal: TallyCount? = nil) -> String {
+        let own = UnitLevel.frame(for: goal.map { max($0, count) } ?? count)
+        let frame = max(pinned ?? own, own)
         let structure = Words.structure(of: count).map { part in
             JSONText.object([
                 ("unit", String(part.level.capacity)),
@@ -105,12 +113,16 @@ public enum DescriptionJSON {
                 ("count", String(part.count)),
             ])
         }
-        return JSONText.object([
-            ("count", String(count.value)),
-            ("title", JSONText.string(Words.title(for: count))),
-            ("description", JSONText.string(Words.description(for: count))),
-            ("frame", JSONText.object([("unit", String(frame.capacity)), ("name", JSONText.string(frame.name))])),
-            ("structure", JSONText.array(structure)),
-        ]) + "\n"
+        var fields = [("count", String(count.value))]
+        if let goal {
+            fields += [("of", String(goal.value)), ("percent", Words.percentDigits(count, of: goal))]
+        }
+        return JSONText.object(
+            fields + [
+                ("title", JSONText.string(Words.title(for: count, goal: goal))),
+                ("description", JSONText.string(Words.description(for: count))),
+                ("frame", JSONText.object([("unit", String(frame.capacity)), ("name", JSONText.string(frame.name))])),
+                ("structure", JSONText.array(structure)),
+            ]) + "\n"
     }
 }

@@ -32,6 +32,7 @@ extension SceneJSON {
         }
 
         let count: UInt64
+        let goal: UInt64?
         let frame: FrameFields
         let marks: [MarkFields]
     }
@@ -101,7 +102,14 @@ extension SceneJSON {
                     kind: kind, unit: fields.unit, color: color, width: fields.width, segments: segments,
                     opacity: opacity))
         }
-        return Scene(count: count, frame: frame, detail: .full, marks: marks)
+        var goal: TallyCount?
+        if let value = file.goal {
+            guard value > 0, let parsed = TallyCount(exactly: value) else {
+                throw DecodingError("goal \(value) is not a goal from 1 to 9,223,372,036,854,775,807")
+            }
+            goal = parsed
+        }
+        return Scene(count: count, frame: frame, detail: .full, goal: goal, marks: marks)
     }
 }
 

@@ -47,7 +47,7 @@ package enum InkStyle {
             inked.segments = mark.segments.map { wobble($0, pen: mark.width, slant: slant, with: &generator) }
             return inked
         }
-        return Scene(count: scene.count, frame: scene.frame, detail: scene.detail, marks: marks)
+        return Scene(count: scene.count, frame: scene.frame, detail: scene.detail, goal: scene.goal, marks: marks)
     }
 
     private static func wobble(_ segment: Segment, pen: Double, slant: Double, with generator: inout SplitMix64)

@@ -39,6 +39,6 @@ extension Scene {
             if !mark.kind.isFilled && mark.width < floor { mark.width = floor }
             return mark
         }
-        return Scene(count: count, frame: frame, detail: detail, marks: floored)
+        return Scene(count: count, frame: frame, detail: detail, goal: goal, marks: floored)
     }
 }

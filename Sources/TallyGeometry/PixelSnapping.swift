@@ -47,7 +47,7 @@ extension Scene {
             }
             return mark
         }
-        return Scene(count: count, frame: frame, detail: detail, marks: snapped)
+        return Scene(count: count, frame: frame, detail: detail, goal: goal, marks: snapped)
     }
 }
 

@@ -89,6 +89,14 @@ package enum Proportions {
     /// 3.53:1 light, 5.20:1 dark).
     package static let progressOpacity = 0.55
 
+    /// The cells a goal still holds (`--of`, `RemainingCells`): dashed outlines in the colour of
+    /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either
+    /// paper (SPEC §2, "Contrast": 3.26:1 light, 4.75:1 dark, below boxes' 4.26 and 6.06) and,
+    /// with half a mark's pen and broken into dashes, still read after every mark.
+    package static let remainingOpacity = 0.85
+    /// The colour role of remaining outlines.
+    package static let remainingColor = ColorToken.c3
+
     // MARK: Small sizes
 
     /// A collapsed square whose box is narrower than this many output pixels keeps its box and

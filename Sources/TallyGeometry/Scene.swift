@@ -41,15 +41,18 @@ public struct Segment: Hashable, Sendable {
 /// colour at `Proportions.progressOpacity`. It stands for the progress of a unit too small to
 /// show its own detail (SPEC §2, "Partial progress is never invisible"). A `caption` mark is one
 /// glyph of the count written under the tally (`--caption`), in the core's own stroke font
-/// (`StrokeFont`); its `unit` is 0, as it marks no unit.
+/// (`StrokeFont`); its `unit` is 0, as it marks no unit. A `remaining` mark outlines, in dashes, a
+/// cell that a goal holds and the count has not filled (`--of`, SPEC §6); its `unit` is the
+/// capacity of that cell.
 public enum MarkKind: String, CaseIterable, Hashable, Sendable {
-    case stroke, slash, cross, box, line, diagonal, progress, caption
+    case stroke, slash, cross, box, line, diagonal, progress, caption, remaining
 
     /// Whether the mark is filled rather than stroked.
     public var isFilled: Bool { self == .progress }
 
-    /// Whether the mark is part of the tally (every kind but `caption`).
-    public var isTally: Bool { self != .caption }
+    /// Whether the mark is part of the tally: every kind but `caption` and `remaining`, which
+    /// are written beside the count's marks and never drawn in by motion or ink.
+    public var isTally: Bool { self != .caption && self != .remaining }
 }
 
 /// The colour roles of SPEC §3. Backends map them to a palette; the core never names a colour.
@@ -151,16 +154,41 @@ public struct Scene: Hashable, Sendable {
     /// and a unit's cap after the unit's own detail.
     public let marks: [Mark]
 
+    /// The goal the count is drawn toward (`--of`, SPEC §6), or nil.
+    public let goal: TallyCount?
+
     /// The scene for a count. `detail` defaults to every mark.
-    /// - Parameter frame: a frame to draw in (SPEC §2, `--frame`); nil, or a unit too small to
-    ///   hold the count, gives the count's own frame.
-    public init(count: TallyCount, frame level: UnitLevel? = nil, detail: Detail = .full) {
-        let own = UnitLevel.frame(for: count)
+    ///
+    /// ```swift
+    /// let scene = Scene(count: 6_200, goal: 10_000)   // 62 boxes, 38 dashed outlines to go
+    /// ```
+    /// - Parameters:
+    ///   - frame: a frame to draw in (SPEC §2, `--frame`); nil, or a unit too small to hold the
+    ///     count (or the goal), gives their own frame.
+    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`): the frame is the goal's, and
+    ///     the cells it holds that the count has not filled are `remaining` outlines. A count
+    ///     beyond its goal is drawn in its own frame with the goal's frame outlined once.
+    public init(count: TallyCount, frame level: UnitLevel? = nil, detail: Detail = .full, goal: TallyCount? = nil) {
+        self.init(count: count, frame: level, detail: detail, goal: goal, placement: Placement(detail))
+    }
+
+    init(count: TallyCount, frame level: UnitLevel?, detail: Detail, goal: TallyCount?, placement: Placement) {
+        let own = UnitLevel.frame(for: goal.map { max($0, count) } ?? count)
         let level = max(level ?? own, own)
         self.count = count
         self.detail = detail
+        self.goal = goal
         self.frame = Frame(level: level)
-        self.marks = SceneBuilder.marks(count: count.value, frame: level, detail: detail)
+        var marks = SceneBuilder.marks(count: count.value, frame: level, detail: detail, placement: placement)
+        if let goal, goal.value > 0 {
+            if count <= goal {
+                marks += RemainingCells.marks(
+                    count: count.value, goal: goal.value, frame: level, detail: detail, placement: placement)
+            } else {
+                marks.append(RemainingCells.goalOutline(goal, detail: detail, placement: placement))
+            }
+        }
+        self.marks = marks
     }
 
     /// The smallest rectangle holding every mark with its pen width (and the control points of
@@ -191,10 +219,12 @@ public struct Scene: Hashable, Sendable {
     ///   - frame: the canvas (`Frame(level:)`).
     ///   - detail: the level of detail the marks were chosen at; `.full` for all of them.
     ///   - marks: in count order.
-    public init(count: TallyCount, frame: Frame, detail: Detail = .full, marks: [Mark]) {
+    ///   - goal: the goal the count is drawn toward, if any (`--of`).
+    public init(count: TallyCount, frame: Frame, detail: Detail = .full, goal: TallyCount? = nil, marks: [Mark]) {
         self.count = count
         self.frame = frame
         self.detail = detail
+        self.goal = goal
         self.marks = marks
     }
 
@@ -208,6 +238,6 @@ public struct Scene: Hashable, Sendable {
     /// The scene with a caption written under it (`--caption`): the caption's glyphs follow the
     /// tally's marks.
     package func adding(_ caption: Caption) -> Scene {
-        Scene(count: count, frame: frame, detail: detail, marks: marks + caption.marks)
+        Scene(count: count, frame: frame, detail: detail, goal: goal, marks: marks + caption.marks)
     }
 }

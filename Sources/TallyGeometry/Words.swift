@@ -9,6 +9,30 @@ public enum Words {
         }
     }
 
+    /// The title of a count, or with a goal its progress toward it (`--of`, SPEC §6):
+    /// "6,200 of 10,000 (62%)".
+    public static func title(for count: TallyCount, goal: TallyCount?) -> String {
+        guard let goal else { return title(for: count) }
+        return "\(grouped(count.value)) of \(grouped(goal.value)) (\(percent(count, of: goal)))"
+    }
+
+    /// A count's share of its goal in whole percent, rounded down, never up: 9,999 of 10,000 is
+    /// "99%", a count short of 1% "<1%", 12,000 of 10,000 "120%".
+    public static func percent(_ count: TallyCount, of goal: TallyCount) -> String {
+        let digits = percentDigits(count, of: goal)
+        return digits == "0" && count.value > 0 ? "<1%" : digits + "%"
+    }
+
+    /// ⌊count × 100 / goal⌋ in decimal digits (a count of Int64.max of 1 passes UInt64).
+    package static func percentDigits(_ count: TallyCount, of goal: TallyCount) -> String {
+        guard goal.value > 0 else { return "0" }
+        // Without overflow: the whole goals, then the hundredths of the rest.
+        let (whole, rest) = count.value.quotientAndRemainder(dividingBy: goal.value)
+        let hundredths = goal.value.dividingFullWidth(rest.multipliedFullWidth(by: 100)).quotient
+        if whole == 0 { return "\(hundredths)" }
+        return "\(whole)" + (hundredths < 10 ? "0" : "") + "\(hundredths)"
+    }
+
     /// The structure in words: "1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and
     /// 4 strokes"; "An empty frame" for 0.
     public static func description(for count: TallyCount) -> String {

@@ -75,12 +75,17 @@ extension RenderOption {
         "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one."
     )
 
+    package static let of = RenderOption(
+        "of", "n",
+        "Progress toward a goal of n: the goal's frame, with the cells still to fill as faint dashed outlines; a count past its goal is drawn whole, with the goal's frame outlined."
+    )
+
     /// Every render option, in the order they are checked and written in the canonical form: so
     /// the first problem named is the same whichever front end, and in whichever order, they
     /// came.
     package static let all: [RenderOption] = [
         size, width, height, scale, padding, theme, style, seed, fit, frame, detail, background, ink, c2, c3, accent,
-        animate, animateFrom, label, caption,
+        animate, animateFrom, label, caption, of,
     ]
 
     /// The option of this name, or nil.

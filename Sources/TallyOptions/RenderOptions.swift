@@ -34,6 +34,7 @@ package struct RenderOptions: Sendable {
     var animateFrom: TallyCount?
     var label: String?
     var caption: Bool?
+    var goal: TallyCount?
 
     /// Reads and checks every value, in the order of `RenderOption.all`.
     ///
@@ -46,6 +47,12 @@ package struct RenderOptions: Sendable {
         for option in RenderOption.all {
             guard let text = given[option] else { continue }
             try read(option, text)
+        }
+        if let goal, let frame, frame != UnitLevel.frame(for: goal) {
+            let own = UnitLevel.frame(for: goal)
+            throw .usage(
+                "--frame '\(Values.printable(given[.frame] ?? ""))' is not the frame of --of '\(goal.value)', a \(own.name) of \(Words.grouped(own.capacity)); give one of them, or that frame"
+            )
         }
         let sides = [RenderOption.size, .width, .height].filter { given[$0] != nil }
         if sides.count > 1 {
@@ -82,6 +89,7 @@ package struct RenderOptions: Sendable {
         // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
         case .label: label = String(decoding: ByteText.bytes(text), as: UTF8.self)
         case .caption: caption = try Self.switchValue(option, text)
+        case .of: goal = try Self.goal(text)
         default: preconditionFailure("an option missing from RenderOptions.read: \(option.name)")
         }
     }
@@ -104,6 +112,19 @@ package struct RenderOptions: Sendable {
         if value == 0 && !zero { throw .usage("\(shown) must be \(allowed)") }
         if value.isInfinite { throw .usage("\(shown) is too large; \(Values.imageLimits)") }
         return value
+    }
+
+    /// A goal: a count of at least 1.
+    static func goal(_ text: String) throws(CommandFailure) -> TallyCount {
+        let range = "a whole number from 1 to \(TallyCount.maximum)"
+        let shown = "\(RenderOption.of.flag) '\(Values.printable(text))'"
+        switch TallyCount.parse(text) {
+        case .success(let goal) where goal.value > 0: return goal
+        case .success: throw .usage("\(shown) is not a goal; it must be \(range)")
+        case .failure(.negative): throw .usage("\(shown) is negative; it must be \(range)")
+        case .failure(.tooLarge): throw .usage("\(shown) is too large; it must be \(range)")
+        case .failure(.empty), .failure(.notANumber): throw .usage("\(shown) is not a number; it must be \(range)")
+        }
     }
 
     static func seed(_ text: String) throws(CommandFailure) -> UInt64 {
@@ -152,7 +173,7 @@ package struct RenderOptions: Sendable {
             theme: theme ?? defaults.theme, overrides: overrides, background: background ?? defaults.background)
         return RenderSettings(
             format: format, side: side, scale: scale, padding: padding, appearance: appearance, style: style,
-            seed: seed, fit: fit, frame: frame, detail: detail, label: label, caption: caption,
+            seed: seed, fit: fit, frame: frame, detail: detail, label: label, caption: caption, goal: goal,
             animation: animateFrom.map { .since($0) } ?? (animate ? .all : .none),
             documentDate: try Self.documentDate())
     }
@@ -268,6 +289,7 @@ extension RenderOptions {
         case .all: key += ";animate"
         case .since(let from): key += ";animate-from=\(from.value)"
         }
+        if let goal = settings.goal { key += ";of=\(goal.value)" }
         if settings.format == .pdf { key += ";date=\(settings.documentDate)" }
         return key
     }

@@ -68,6 +68,9 @@ public struct RenderSettings: Hashable, Sendable {
     /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
     /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat.
     public var caption: Bool?
+    /// A goal to draw the count toward (`--of`, SPEC §6): the goal's frame, with the cells still
+    /// to fill outlined; nil for none.
+    public var goal: TallyCount?
     /// Still, every mark drawing in (`--animate`), or only those new since a count
     /// (`--animate-from`): SVG only (SPEC §4).
     public var animation: Animation
@@ -85,7 +88,7 @@ public struct RenderSettings: Hashable, Sendable {
         format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
         appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
         frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil,
-        animation: Animation = .none,
+        goal: TallyCount? = nil, animation: Animation = .none,
         documentDate: Int64 = 0
     ) {
         self.format = format
@@ -100,6 +103,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.detail = detail
         self.label = label
         self.caption = caption
+        self.goal = goal
         self.animation = animation
         self.documentDate = documentDate
     }
@@ -161,10 +165,13 @@ public enum Renderer {
         scene: Scene, viewport: Viewport, clean: Scene
     ) {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
-        let frame = Frame(level: settings.frame ?? UnitLevel.frame(for: count))
+        // With a goal the frame and the fit hold the goal too, so its remaining cells are shown.
+        let extent = settings.goal.map { max($0, count) } ?? count
+        let own = UnitLevel.frame(for: extent)
+        let frame = Frame(level: max(settings.frame ?? own, own))
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
-        let shown = frame.shown(fit, for: count)
+        let shown = frame.shown(fit, for: extent)
         // A JSON scene without a size has no output scale: every mark, pens as designed, and no
         // caption unless asked for (the scene is the geometry, not a picture).
         let scaled = settings.format != .json || settings.side != nil
@@ -189,8 +196,8 @@ public enum Renderer {
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
-        viewport = viewport.aligned(to: frame.shown(fit, for: count, detail: detail))
-        var clean = Scene(count: count, frame: frame.level, detail: detail)
+        viewport = viewport.aligned(to: frame.shown(fit, for: extent, detail: detail))
+        var clean = Scene(count: count, frame: frame.level, detail: detail, goal: settings.goal)
         if let caption { clean = clean.adding(caption.caption(in: viewport)) }
         var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
         if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
@@ -280,7 +287,8 @@ public enum Renderer {
         case .png, .pdf:
             #if Cairo
             let options = CairoOptions(
-                appearance: settings.appearance, title: settings.label ?? Words.title(for: scene.count),
+                appearance: settings.appearance,
+                title: settings.label ?? Words.title(for: scene.count, goal: scene.goal),
                 description: Words.description(for: scene.count), documentDate: settings.documentDate)
             do {
                 return settings.format == .png

@@ -106,7 +106,7 @@ public enum SVGRenderer {
         out.append("\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" data-count=\"")
         out.append(integer: scene.count.value)
         out.append("\">\n<title id=\"\(id)-title\">")
-        out.append(XMLText.escaped(options.label ?? Words.title(for: scene.count)))
+        out.append(XMLText.escaped(options.label ?? Words.title(for: scene.count, goal: scene.goal)))
         out.append("</title>\n<desc id=\"\(id)-desc\">")
         out.append(XMLText.escaped(Words.description(for: scene.count)))
         out.append("</desc>\n")

@@ -66,7 +66,8 @@ package struct RenderQuery: Sendable {
     package func failure(_ error: RenderError) -> CommandFailure { options.failure(error) }
 }
 
-/// `tally describe <count> --json [--frame F]` for a URL: `GET /describe/{count}?frame=F`.
+/// `tally describe <count> --json [--frame F] [--of N]` for a URL:
+/// `GET /describe/{count}?frame=F&of=N`.
 package struct DescribeQuery: Sendable {
     /// The JSON description, as `tally describe --json` prints it.
     package let json: String
@@ -75,17 +76,21 @@ package struct DescribeQuery: Sendable {
 
     /// - Throws: `CommandFailure` with the command line's message for the same values.
     package init(count text: String, parameters: [(name: String, value: String)]) throws(CommandFailure) {
-        var frameText: String?
+        var given: [RenderOption: String] = [:]
         for (name, value) in parameters {
-            guard name == "frame" else {
-                throw .usage("unknown query parameter '\(Values.printable(name))'; a description takes only frame")
+            guard let option = RenderOption.named(name), option == .frame || option == .of else {
+                throw .usage(
+                    "unknown query parameter '\(Values.printable(name))'; a description takes only frame and of")
             }
-            if frameText != nil { throw .usage("query parameter 'frame' is given twice; give it once") }
-            frameText = value
+            if given[option] != nil { throw .usage("query parameter '\(name)' is given twice; give it once") }
+            given[option] = value
         }
-        let (count, level) = try Values.countInFrame(text, frame: frameText)
-        json = DescriptionJSON.encode(count, frame: level)
-        canonicalKey = "describe;count=\(count.value)" + (level.map { ";frame=\($0.capacity)" } ?? "")
+        let (count, level) = try Values.countInFrame(text, frame: given[.frame])
+        let goal = try RenderOptions(given).settings(format: .json).goal
+        json = DescriptionJSON.encode(count, frame: level, goal: goal)
+        canonicalKey =
+            "describe;count=\(count.value)" + (level.map { ";frame=\($0.capacity)" } ?? "")
+            + (goal.map { ";of=\($0.value)" } ?? "")
     }
 }
 #endif

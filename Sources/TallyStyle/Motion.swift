@@ -9,9 +9,9 @@ package enum Motion {
         case .slash: 0.2
         // Caps draw in at the pace of a stroke: the design system names no other.
         case .cross, .box, .line, .diagonal: 0.28
-        // A progress fill has no pen to draw in, and a caption is not a mark of the count:
-        // both are shown at once.
-        case .progress, .caption: 0
+        // A progress fill has no pen to draw in, and a caption or a goal's remaining cell is
+        // not a mark of the count: they are shown at once.
+        case .progress, .caption, .remaining: 0
         }
     }
 

@@ -101,7 +101,8 @@ import Testing
                 case .stroke, .line, .progress: expected = .c1
                 case .slash: expected = .accent
                 case .cross, .diagonal, .caption: expected = .c2
-                case .box: expected = .c3
+                // A goal's remaining cells: the colour of boxes, never the ink of progress (SPEC §6).
+                case .box, .remaining: expected = .c3
                 }
                 #expect(mark.color == expected, "\(mark.kind) of unit \(mark.unit) in \(n)")
             }

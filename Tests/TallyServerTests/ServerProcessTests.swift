@@ -62,8 +62,10 @@ final class RunningServer: @unchecked Sendable {
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
             return nil
         }
+        process.waitUntilExit()
         return process.terminationStatus
     }
 
@@ -72,7 +74,9 @@ final class RunningServer: @unchecked Sendable {
     }
 
     deinit {
+        // Stopped and reaped: Foundation keeps a process it has not seen end (and its pipes).
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
         try? FileManager.default.removeItem(at: log)
     }
 }
@@ -193,7 +197,10 @@ func freePort() throws -> Int {
             "-c", "exec '\(TallyProcess.executable.path)' serve --host 127.0.0.1 --port \(port) >&- 2>&-",
         ]
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
         for _ in 0..<1500 where !somethingListens(on: port) { try await Task.sleep(for: .milliseconds(20)) }
         try #require(somethingListens(on: port), "the server listens")
         // Each request logs a line of about 90 bytes: 1,200 of them would more than fill a

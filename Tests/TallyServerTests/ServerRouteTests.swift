@@ -251,7 +251,7 @@ enum Pinned {
         ("/5.svg?%FF=1", "not percent-encoded UTF-8"),
         ("/%FF.svg", "not percent-encoded UTF-8"),
         ("/--help.svg", "'--help' is not a number"),
-        ("/describe/5?size=3", "a description takes only frame"),
+        ("/describe/5?size=3", "a description takes only frame and of"),
         ("/describe/-3", "'-3' is negative"),
         ("/describe/30?frame=25", "does not fit in --frame '25'"),
     ])

@@ -41,6 +41,17 @@ enum SnapshotCatalog {
         Variant(name: "caption", formats: [.svg, .png], settings: RenderSettings(caption: true)),
     ]
 
+    /// Progress toward a goal (`--of`, SPEC §6): before, at the start, part way, one short,
+    /// reached and passed, and a goal inside a hundred-block.
+    static let goals: [(count: TallyCount, goal: TallyCount)] = [
+        (0, 10_000), (1, 10_000), (6_200, 10_000), (9_999, 10_000), (10_000, 10_000), (12_000, 10_000), (37, 100),
+    ]
+
+    /// The variant of a count toward a goal: `of-10000`.
+    static func goalVariant(_ goal: TallyCount) -> Variant {
+        Variant(name: "of-\(goal.value)", formats: [.svg, .png], settings: RenderSettings(goal: goal))
+    }
+
     /// Never record in a normal run, so a missing reference fails; `make snapshots` sets
     /// SNAPSHOT_TESTING_RECORD=all to record deliberately.
     static var isRecording: Bool { ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_RECORD"] == "all" }
@@ -59,6 +70,11 @@ enum SnapshotCatalog {
                     entries.append((count, "light (svg)", "svg/tally-\(count.value).light.svg"))
                 }
             }
+        }
+        for (count, goal) in goals {
+            let name = goalVariant(goal).name
+            entries.append((count, name, "png/tally-\(count.value).\(name).png"))
+            entries.append((count, name + " (svg)", "svg/tally-\(count.value).\(name).svg"))
         }
         return entries
     }

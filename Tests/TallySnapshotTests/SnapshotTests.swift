@@ -68,6 +68,12 @@ import TallyCairo
         for variant in SnapshotCatalog.variants { check(count, variant) }
     }
 
+    @Test(arguments: SnapshotCatalog.goals.indices)
+    func goals(_ index: Int) {
+        let (count, goal) = SnapshotCatalog.goals[index]
+        check(count, SnapshotCatalog.goalVariant(goal))
+    }
+
     /// A render that fails inside a strategy is a test failure (so recording cannot
     /// store an empty reference that every later run passes).
     @Test func aFailedRenderIsATestFailure() async {
