@@ -68,6 +68,7 @@ enum Pinned {
             "/99.svg?style=ink&seed=7&size=512&caption",
             ["render", "99", "--style", "ink", "--seed", "7", "--size", "512", "--caption", "-f", "svg"]
         ),
+        ("/6200.svg?of=10000", ["render", "6200", "--of", "10000", "-f", "svg"]),
         (
             "/26.svg?animate-from=25&background=paper&ink=%23336699",
             ["render", "26", "--animate-from", "25", "--background", "paper", "--ink", "#336699", "-f", "svg"]
@@ -151,7 +152,7 @@ enum Pinned {
         for other in [
             "/137.svg?size=513&theme=auto", "/137.svg?size=512&theme=light", "/138.svg?size=512&theme=auto",
             "/137.json?size=512&theme=auto", "/137.svg?size=512&theme=auto&caption",
-            "/137.svg?size=512&theme=auto&label=x",
+            "/137.svg?size=512&theme=auto&label=x", "/137.svg?size=512&theme=auto&of=1000",
         ] {
             #expect(try await tag(other) != base, "\(other)")
         }
