@@ -22,6 +22,7 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //   TallyCairo     the PNG and PDF backends, through Cairo: behind the Cairo trait (on by
 //                  default); `swift build --disable-default-traits` builds the pure-Swift
 //                  library (SVG, JSON) without libcairo, and PNG or PDF is then an error
+//   TallyTerminal  the terminal preview backend (`-f term`): braille cells, ANSI colours
 //   TallyRender    count + settings → bytes in any format: the pipeline every front end shares
 //   TallyOptions   the options model: each render and serve option's name, default, help,
 //                  checks and one-line messages, and the canonical form of a render's settings;
@@ -101,13 +102,16 @@ let package = Package(
             .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
             "TallyGeometry", "TallyStyle", "TallyPOSIX",
         ], swiftSettings: cairoCondition),
-        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo"],
+        // The terminal preview (`-f term`): a scene in braille cells, pure Swift.
+        .target(name: "TallyTerminal", dependencies: ["TallyGeometry", "TallyStyle"]),
+        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo", "TallyTerminal"],
                 swiftSettings: cairoCondition),
         .target(name: "TallyOptions", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
         .target(
             name: "TallyCommands",
             dependencies: [
                 "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX", "TallyOptions",
+                "TallyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import TallyEncoding
 import TallyGeometry
 import TallyOptions
+import TallyRender
 
 /// `tally describe <count> [--json]`: the structure of a count in words or JSON.
 struct Describe: ParsableCommand {
@@ -40,6 +41,13 @@ struct Describe: ParsableCommand {
             valueName: "n"))
     var of: String?
 
+    /// The preview above the words.
+    @Flag(help: "Print the terminal preview (as render -f term draws it) above the words.")
+    var picture = false
+
+    @OptionGroup(title: "Terminal preview")
+    var terminal: TerminalOptions
+
     func run() throws {
         let (count, level) = try Values.countInFrame(count, frame: frame)
         var given: [RenderOption: String] = [:]
@@ -47,10 +55,15 @@ struct Describe: ParsableCommand {
         given[.frame] = frame
         // The goal, and a frame given with it, are checked as render checks them.
         let goal = try RenderOptions(given).settings(format: .json).goal
-        let text =
+        var text =
             json
             ? DescriptionJSON.encode(count, frame: level, goal: goal)
             : Words.title(for: count, goal: goal) + "\n" + Words.description(for: count) + "\n"
+        if picture && !json {
+            var settings = RenderSettings(format: .svg, frame: level)
+            settings.goal = goal
+            text = try terminal.preview(count, settings, themeGiven: false, descriptor: 1) + text
+        }
         // Written and checked like every output: a full or closed stdout is exit 74, not 0.
         try Output.writeToStandardOutput(Array(text.utf8))
     }

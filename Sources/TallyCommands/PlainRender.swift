@@ -62,6 +62,8 @@ struct PlainRender {
     /// at its default. Returns false, having written nothing, when anything fails before the
     /// bytes are ready: the caller then runs the parser, which reports it in its words.
     func run() throws(CommandFailure) -> Bool {
+        // No -f and no -o on a terminal is the preview: the full path draws it.
+        if self.format == nil && (output == nil || output == "-") && Output.standardOutputIsTerminal { return false }
         let bytes: [UInt8]
         let format: OutputFormat
         do {

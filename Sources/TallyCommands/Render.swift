@@ -10,8 +10,10 @@ struct Render: ParsableCommand {
         var configuration = CommandConfiguration(
             abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
             discussion: """
-                The format follows -f, else the extension of -o, else SVG. Without -o, or with -o -, \
-                the result goes to standard output; files are written atomically.
+                The format follows -f, else the extension of -o, else SVG; with neither, on a terminal, \
+                a preview in braille cells (-f term), while a pipe or a redirect still gets SVG. \
+                Without -o, or with -o -, the result goes to standard output; files are written \
+                atomically.
 
                 Examples:
                   tally render 137 -o 137.svg                      a 256 px SVG
@@ -19,6 +21,7 @@ struct Render: ParsableCommand {
                   tally render 42 --style ink --seed 7 -o 42.svg   hand-drawn
                   tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
                   tally render 137 -f json                         the scene, as JSON
+                  tally render 6200 --of 10000 -f term --columns 60
                 """
         )
         // When `TallyCommand.fastRender` parses `render` as a root of its own, the parser would also
@@ -42,18 +45,37 @@ struct Render: ParsableCommand {
     /// What kind of bytes.
     @Option(
         name: .shortAndLong, parsing: .unconditional,
-        help: ArgumentHelp("svg, png, pdf or json; default: from the extension of -o, else svg.", valueName: "format"))
+        help: ArgumentHelp(
+            "svg, png, pdf, json or term (a preview in the terminal); default: from the extension of -o, else term on a terminal and svg otherwise.",
+            valueName: "format"))
     var format: String?
 
     @OptionGroup(title: "Drawing")
     var drawing: DrawingOptions
 
+    @OptionGroup(title: "Terminal preview")
+    var terminal: TerminalOptions
+
     func run() throws {
         let count = try Values.count(count)
-        let format = try Output.format(
-            given: format, output: output, fallback: OutputFormat.svg,
-            fromExtension: OutputFormat.init(pathExtension:))
+        // No -f and no -o on a terminal: the preview; anything else keeps its format.
+        let toStandardOutput = output == nil || output == "-"
+        let fallback: RenderFormat = toStandardOutput && Output.standardOutputIsTerminal ? .term : .svg
+        let chosen = try Output.format(
+            given: format, output: output, fallback: fallback, fromExtension: RenderFormat.init(pathExtension:))
         let options = try drawing.options()
+        guard let format = chosen.output else {
+            let text: String
+            do {
+                text = try terminal.preview(
+                    count, try options.settings(format: .svg), themeGiven: drawing.theme != nil,
+                    descriptor: toStandardOutput ? 1 : -1)
+            } catch let error as RenderError {
+                throw options.failure(error)
+            }
+            try Output.emit(Array(text.utf8), to: output, binary: false, formatName: "term")
+            return
+        }
         let bytes: [UInt8]
         do {
             bytes = try Renderer.render(count, try options.settings(format: format))

@@ -2,6 +2,7 @@ import TallyEncoding
 import TallyGeometry
 import TallySVG
 import TallyStyle
+import TallyTerminal
 
 #if Cairo
 import TallyCairo
@@ -312,5 +313,28 @@ public enum Renderer {
         } catch {
             throw .viewport(error)
         }
+    }
+}
+
+extension Renderer {
+    /// `-f term` (SPEC §6): the count as a preview in braille cells, `columns` wide. The scene is
+    /// planned as an image of `2 × columns` pixels across (a braille cell is 2 × 4 square dots),
+    /// so the level of detail follows the cell resolution; size and scale settings do not apply.
+    ///
+    /// - Parameters:
+    ///   - dark: draw with the dark palette (for a dark terminal background).
+    ///   - colors: plain characters, or ANSI colours in 256 or 24-bit.
+    /// - Throws: `RenderError` for settings the renderer refuses (a count beyond its frame).
+    package static func terminal(
+        _ count: TallyCount, _ settings: RenderSettings, columns: Int, dark: Bool, colors: TerminalColors
+    ) throws(RenderError) -> String {
+        var settings = settings
+        settings.format = .svg
+        settings.side = .width(Double(columns * 2))
+        settings.scale = 1
+        settings.animation = .none
+        let layout = try layout(count, settings)
+        return TerminalRenderer.render(
+            layout.scene, viewport: layout.viewport, palette: settings.appearance.palette(dark: dark), colors: colors)
     }
 }

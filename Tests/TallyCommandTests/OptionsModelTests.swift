@@ -116,7 +116,8 @@ import Testing
         let given = RenderOptions.canonicalKey(
             count: count, settings: try RenderOptions(values).settings(format: format))
         #expect(given == plain, "\(values)")
-        // …and the bytes agree: the key names the image.
+        // …and the bytes agree: the key names the image (PNG only where this build draws it).
+        guard format != .png || cairoIsBuiltIn else { return }
         let plainBytes = try Renderer.render(count, try RenderOptions([:]).settings(format: format))
         let givenBytes = try Renderer.render(count, try RenderOptions(values).settings(format: format))
         #expect(plainBytes == givenBytes, "\(values)")

@@ -71,7 +71,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
         #expect(try TallyProcess.run(["render", "137", "-o", link]).status == 0)
         #expect(Self.isLink(link), "the link to /dev/null is still a link")
-        #expect(try TallyProcess.run(["render", "137", "-o", "/dev/null", "-f", "png"]).status == 0)
+        let format = cairoIsBuiltIn ? "png" : "svg"
+        #expect(try TallyProcess.run(["render", "137", "-o", "/dev/null", "-f", format]).status == 0)
     }
 
     /// A Unix socket is written through a connection to it.

@@ -1,0 +1,116 @@
+import Foundation
+import TallyTestSupport
+import Testing
+
+/// SPEC §6, `-f term`: a preview in braille cells, as wide as asked, coloured on a terminal.
+@Suite struct TerminalPreviewTests {
+    static let tmux = installedProgram("tmux")
+
+    /// The lines of a preview, without colour escapes.
+    static func lines(_ text: String) -> [Substring] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    }
+
+    /// Whether a scalar is a braille cell.
+    static func isBraille(_ scalar: Unicode.Scalar) -> Bool { (0x2800...0x28FF).contains(scalar.value) }
+
+    /// In a real terminal (a tmux pane), `tally render 137` with no -f and no -o shows the
+    /// coloured preview; through a pipe the same command writes the SVG of `-f svg`.
+    @Test(.enabled(if: canRun(tmux), "needs tmux"))
+    func aTerminalGetsThePreviewAPipeTheSVG() async throws {
+        let tmux = try #require(Self.tmux, "tmux is missing").path
+        let shell = try #require(installedProgram("sh"))
+        let socket = "tally-test-\(UUID().uuidString.prefix(8))"
+        let tally = "'\(TallyProcess.executable.path)' render 137; sleep 60"
+        // One shell runs the whole session (a tmux server started by a command that has ended
+        // does not outlive it under Foundation's Process): start the pane, wait for the
+        // preview (at most 10 s), print the pane with its escapes, stop the server.
+        let script = """
+            '\(tmux)' -u -L \(socket) new-session -d -x 100 -y 60 -e COLORTERM=truecolor "\(tally)" >/dev/null 2>&1
+            for i in $(seq 1 100); do
+              '\(tmux)' -L \(socket) capture-pane -p 2>/dev/null | grep -q '⣿' && break
+              sleep 0.1
+            done
+            '\(tmux)' -L \(socket) capture-pane -e -p
+            '\(tmux)' -L \(socket) kill-server >/dev/null 2>&1
+            """
+        let run = try runProgram(shell, ["-c", script], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        let screen = run.text
+        #expect(screen.unicodeScalars.contains(where: Self.isBraille), "a braille preview: \(screen.prefix(300))")
+        #expect(screen.contains("\u{1B}["), "with colour escapes")
+        #expect(!screen.contains("<svg"), "not SVG text")
+        let piped = try runProgram(shell, ["-c", "'\(TallyProcess.executable.path)' render 137 | cat"])
+        #expect(piped.stdout == (try TallyProcess.run(["render", "137", "-f", "svg"])).stdout)
+    }
+
+    /// Every line is `columns` cells, and there are as many lines as a `2 × columns` px image has
+    /// rows of 4 px: the scene is planned for the cell resolution.
+    @Test(arguments: [20, 80, 137])
+    func thePreviewIsAsWideAsAsked(_ columns: Int) throws {
+        for count in ["137", "9999", "1234567"] {
+            let run = try TallyProcess.run(["render", count, "-f", "term", "--columns", String(columns)])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = Self.lines(run.text)
+            #expect(
+                lines.allSatisfy { $0.unicodeScalars.count == columns && $0.unicodeScalars.allSatisfy(Self.isBraille) })
+            let json = try TallyProcess.run(["render", count, "-f", "json", "--width", String(2 * columns)]).stdout
+            let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            let viewport = try #require(object["viewport"] as? [String: Any])
+            let pixels = try #require(viewport["pixels"] as? [String: Any])
+            let height = try #require(pixels["height"] as? Int)
+            #expect(lines.count == (height + 3) / 4, "\(count) at \(columns) columns")
+        }
+        let fromEnvironment = try TallyProcess.run(["render", "137", "-f", "term"], environment: ["COLUMNS": "50"])
+        #expect(Self.lines(fromEnvironment.text).allSatisfy { $0.unicodeScalars.count == 50 })
+    }
+
+    /// Colour only on a terminal or when asked; the dark palette where COLORFGBG says the
+    /// background is dark; plain characters never carry an escape.
+    @Test func colourFollowsTheOutputAndTheBackground() throws {
+        let plain = try TallyProcess.run(["render", "137", "-f", "term"])
+        #expect(!plain.text.contains("\u{1B}"), "a pipe gets plain characters")
+        let never = try TallyProcess.run(["render", "137", "-f", "term", "--color", "never"])
+        #expect(never.text == plain.text)
+        let truecolor = ["COLORTERM": "truecolor"]
+        let light = try TallyProcess.run(["render", "137", "-f", "term", "--color", "always"], environment: truecolor)
+        #expect(light.text.contains("\u{1B}[38;2;38;38;41m"), "the light palette's ink, #262629")
+        var darkTerminal = truecolor
+        darkTerminal["COLORFGBG"] = "15;0"
+        let dark = try TallyProcess.run(
+            ["render", "137", "-f", "term", "--color", "always"], environment: darkTerminal)
+        #expect(dark.text.contains("\u{1B}[38;2;235;235;237m"), "the dark palette's ink, #EBEBED")
+        let forced = try TallyProcess.run(
+            ["render", "137", "-f", "term", "--color", "always", "--theme", "light"], environment: darkTerminal)
+        #expect(forced.text == light.text, "--theme light wins over COLORFGBG")
+        let palette = try TallyProcess.run(
+            ["render", "137", "-f", "term", "--color", "always"], environment: ["COLORTERM": ""])
+        #expect(palette.text.contains("\u{1B}[38;5;"), "256 colours without COLORTERM")
+    }
+
+    /// describe --picture prints the preview above the words.
+    @Test func describeDrawsThePictureAboveTheWords() throws {
+        let run = try TallyProcess.run(["describe", "1234", "--picture", "--columns", "30"])
+        #expect(run.status == 0)
+        let lines = Self.lines(run.text)
+        #expect(
+            lines.suffix(2) == [
+                "1,234 tally marks", "1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes",
+            ])
+        #expect(
+            lines.dropLast(2).allSatisfy {
+                $0.unicodeScalars.count == 30 && $0.unicodeScalars.allSatisfy(Self.isBraille)
+            })
+    }
+
+    /// Bad widths and colour modes: one line each, exit 64.
+    @Test(arguments: [
+        (["render", "5", "-f", "term", "--columns", "0"], "--columns '0' is not a width"),
+        (["render", "5", "-f", "term", "--columns", "100000"], "--columns '100000' is not a width"),
+        (["render", "5", "-f", "term", "--columns", "x"], "--columns 'x' is not a width"),
+        (["render", "5", "-f", "term", "--color", "sometimes"], "--color 'sometimes' is not a colour mode"),
+        (["render", "5", "-f", "gif"], "use svg, png, pdf, json or term"),
+    ])
+    func badPreviewOptionsAreOneLine(_ arguments: [String], _ needle: String) throws {
+        expectOneLineError(try TallyProcess.run(arguments), status: 64, mentioning: needle)
+    }
+}
