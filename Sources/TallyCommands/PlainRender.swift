@@ -63,7 +63,7 @@ struct PlainRender {
     /// bytes are ready: the caller then runs the parser, which reports it in its words.
     func run() throws(CommandFailure) -> Bool {
         // No -f and no -o on a terminal is the preview: the full path draws it.
-        if self.format == nil && (output == nil || output == "-") && Output.standardOutputIsTerminal { return false }
+        if self.format == nil && output == nil && Output.standardOutputIsTerminal { return false }
         let bytes: [UInt8]
         let format: OutputFormat
         do {

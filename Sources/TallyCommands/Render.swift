@@ -46,7 +46,7 @@ struct Render: ParsableCommand {
     @Option(
         name: .shortAndLong, parsing: .unconditional,
         help: ArgumentHelp(
-            "svg, png, pdf, json or term (a preview in the terminal); default: from the extension of -o, else term on a terminal and svg otherwise.",
+            "svg, png, pdf, json or term (a preview in the terminal); default: from the extension of -o, else term on a terminal without -o, else svg.",
             valueName: "format"))
     var format: String?
 
@@ -58,9 +58,9 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let count = try Values.count(count)
-        // No -f and no -o on a terminal: the preview; anything else keeps its format.
+        // No -f and no -o on a terminal: the preview; anything else (`-o -` too) keeps its format.
         let toStandardOutput = output == nil || output == "-"
-        let fallback: RenderFormat = toStandardOutput && Output.standardOutputIsTerminal ? .term : .svg
+        let fallback: RenderFormat = output == nil && Output.standardOutputIsTerminal ? .term : .svg
         let chosen = try Output.format(
             given: format, output: output, fallback: fallback, fromExtension: RenderFormat.init(pathExtension:))
         let options = try drawing.options()

@@ -15,30 +15,36 @@ import Testing
     static func isBraille(_ scalar: Unicode.Scalar) -> Bool { (0x2800...0x28FF).contains(scalar.value) }
 
     /// In a real terminal (a tmux pane), `tally render 137` with no -f and no -o shows the
-    /// coloured preview; through a pipe the same command writes the SVG of `-f svg`.
+    /// coloured preview, and `-o -` the SVG it names; through a pipe the same command writes the
+    /// SVG of `-f svg`.
     @Test(.enabled(if: canRun(tmux), "needs tmux"))
     func aTerminalGetsThePreviewAPipeTheSVG() async throws {
         let tmux = try #require(Self.tmux, "tmux is missing").path
         let shell = try #require(installedProgram("sh"))
-        let socket = "tally-test-\(UUID().uuidString.prefix(8))"
-        let tally = "'\(TallyProcess.executable.path)' render 137; sleep 60"
-        // One shell runs the whole session (a tmux server started by a command that has ended
-        // does not outlive it under Foundation's Process): start the pane, wait for the
-        // preview (at most 10 s), print the pane with its escapes, stop the server.
-        let script = """
-            '\(tmux)' -u -L \(socket) new-session -d -x 100 -y 60 -e COLORTERM=truecolor "\(tally)" >/dev/null 2>&1
-            for i in $(seq 1 100); do
-              '\(tmux)' -L \(socket) capture-pane -p 2>/dev/null | grep -q '⣿' && break
-              sleep 0.1
-            done
-            '\(tmux)' -L \(socket) capture-pane -e -p
-            '\(tmux)' -L \(socket) kill-server >/dev/null 2>&1
-            """
-        let run = try runProgram(shell, ["-c", script], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
-        let screen = run.text
+        let tally = "'\(TallyProcess.executable.path)'"
+        // One shell runs each session (a tmux server started by a command that has ended does
+        // not outlive it under Foundation's Process): start the pane, wait for its output (at
+        // most 10 s), print the pane with its escapes, stop the server. `-o -` names an output,
+        // so on a terminal it is SVG text, as asked.
+        func pane(_ command: String, until marker: String) throws -> String {
+            let socket = "tally-test-\(UUID().uuidString.prefix(8))"
+            let script = """
+                '\(tmux)' -u -L \(socket) new-session -d -x 100 -y 60 -e COLORTERM=truecolor "\(command); sleep 60" >/dev/null 2>&1
+                for i in $(seq 1 100); do
+                  '\(tmux)' -L \(socket) capture-pane -p 2>/dev/null | grep -q '\(marker)' && break
+                  sleep 0.1
+                done
+                '\(tmux)' -L \(socket) capture-pane -e -p
+                '\(tmux)' -L \(socket) kill-server >/dev/null 2>&1
+                """
+            return try runProgram(shell, ["-c", script], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]).text
+        }
+        let screen = try pane("\(tally) render 137", until: "⣿")
         #expect(screen.unicodeScalars.contains(where: Self.isBraille), "a braille preview: \(screen.prefix(300))")
         #expect(screen.contains("\u{1B}["), "with colour escapes")
         #expect(!screen.contains("<svg"), "not SVG text")
+        let named = try pane("\(tally) render 5 -o -", until: "</svg>")
+        #expect(named.contains("<svg xmlns"), "-o - on a terminal is SVG, as asked: \(named.prefix(300))")
         let piped = try runProgram(shell, ["-c", "'\(TallyProcess.executable.path)' render 137 | cat"])
         #expect(piped.stdout == (try TallyProcess.run(["render", "137", "-f", "svg"])).stdout)
     }
