@@ -54,7 +54,7 @@ struct Describe: ParsableCommand {
         given[.of] = of
         given[.frame] = frame
         // The goal, and a frame given with it, are checked as render checks them.
-        let goal = try RenderOptions(given).settings(format: .json).goal
+        let goal = try RenderOptions(given).goal
         var text =
             json
             ? DescriptionJSON.encode(count, frame: level, goal: goal)

@@ -133,13 +133,7 @@ package enum Output {
         let template = joinedPath(directory, prefix)
         let unnamed = withPath(directory) { openUnnamedFile($0, mode) }
         if unnamed >= 0 {
-            var failure: CommandFailure?
-            do {
-                try writeAll(bytes, to: unnamed, name: "'\(shown)'")
-            } catch {
-                failure = error
-            }
-            if failure == nil { _ = fchmod(unnamed, mode) }
+            var failure = fill(unnamed, with: bytes, mode: mode, shown: shown)
             if failure == nil {
                 switch TemporaryFiles.shared.name(unnamed, as: path, temporaryPrefix: template) {
                 case .done: break
@@ -174,14 +168,7 @@ package enum Output {
         }
         let temporary = ByteText.decode(templateBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         defer { TemporaryFiles.shared.remove(temporary) }
-        var failure: CommandFailure?
-        do {
-            try writeAll(bytes, to: descriptor, name: "'\(shown)'")
-        } catch {
-            failure = error
-        }
-        // Files are created 0600 by mkstemp; give the result its mode.
-        if failure == nil { _ = fchmod(descriptor, mode) }
+        var failure = fill(descriptor, with: bytes, mode: mode, shown: shown)
         if close(descriptor) != 0, failure == nil {
             failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
         }
@@ -192,6 +179,18 @@ package enum Output {
             _ = withPath(temporary) { unlink($0) }
             throw failure
         }
+    }
+
+    /// Writes the bytes into a temporary file and gives it the target's mode (a temporary file
+    /// is created 0600); the failure, if the write failed.
+    private static func fill(_ descriptor: Int32, with bytes: [UInt8], mode: mode_t, shown: String) -> CommandFailure? {
+        do {
+            try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+        } catch {
+            return error
+        }
+        _ = fchmod(descriptor, mode)
+        return nil
     }
 
     /// A path's folder and last component, split at the last `/` by hand (Foundation's

@@ -99,7 +99,7 @@ public struct TallyCommand: ParsableCommand {
 
     /// `tally: error: …` on stderr, one line.
     package static func reportError(_ message: String) {
-        StandardError.send("tally: error: \(message)\n")
+        StandardError.send(CommandFailure.line(message))
     }
 
     /// The commands, for the "did you mean" of a mistyped one.

@@ -18,5 +18,11 @@ package struct CommandFailure: Error, Equatable {
         self.message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
+    /// A message as every front end reports it, on stderr or in a server's 4xx and 5xx bodies:
+    /// `tally: error: …` and a newline, on one line.
+    package static func line(_ message: String) -> String {
+        "tally: error: \(CommandFailure(.usage, message).message)\n"
+    }
+
     package static func usage(_ message: String) -> CommandFailure { CommandFailure(.usage, message) }
 }

@@ -34,7 +34,8 @@ package struct RenderOptions: Sendable {
     var animateFrom: TallyCount?
     var label: String?
     var caption: Bool?
-    var goal: TallyCount?
+    /// The goal given with `--of`, checked (with a `--frame` given beside it).
+    package private(set) var goal: TallyCount?
 
     /// Reads and checks every value, in the order of `RenderOption.all`.
     ///
@@ -253,7 +254,7 @@ extension RenderOptions {
     package static func canonicalKey(count: TallyCount, settings: RenderSettings) -> String {
         var key = "count=\(count.value);format=\(settings.format.rawValue)"
         // JSON without a size is the unscaled geometry, so a size given there always counts.
-        let scaled = settings.format != .json || settings.side != nil
+        let scaled = settings.isScaled
         switch settings.side {
         case .longer(let value)? where value == Viewport.defaultSide && settings.format != .json: break
         case .longer(let value)?: key += ";size=\(value)"
@@ -299,7 +300,7 @@ extension RenderOptions {
     /// sequence in one frame keeps the band for its widest count.
     static func captionChangesDrawing(count: TallyCount, settings: RenderSettings) -> Bool {
         guard let asked = settings.caption else { return false }
-        let scaled = settings.format != .json || settings.side != nil
+        let scaled = settings.isScaled
         let unasked: Bool? = scaled ? nil : false
         let level = settings.frame ?? UnitLevel.frame(for: count)
         let oneSize = settings.frame != nil || settings.fit == .frame

@@ -78,6 +78,10 @@ public struct RenderSettings: Hashable, Sendable {
     /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
     public var documentDate: Int64
 
+    /// Whether the output has a pixel scale: every format but a JSON scene without a size, which
+    /// is the geometry itself (every mark, pens as designed, no caption unless asked for).
+    package var isScaled: Bool { format != .json || side != nil }
+
     /// Settings with SPEC's defaults for whatever is not given.
     ///
     /// ```swift
@@ -173,9 +177,7 @@ public enum Renderer {
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
         let shown = frame.shown(fit, for: extent)
-        // A JSON scene without a size has no output scale: every mark, pens as designed, and no
-        // caption unless asked for (the scene is the geometry, not a picture).
-        let scaled = settings.format != .json || settings.side != nil
+        let scaled = settings.isScaled
         var viewport: Viewport
         var caption: CaptionLayout?
         let asked = settings.caption ?? (scaled ? nil : false)
@@ -251,7 +253,7 @@ public enum Renderer {
         let viewport = try viewport(
             scene.frame.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
-        if settings.format != .json || settings.side != nil {
+        if settings.isScaled {
             drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit)
         }
         var settings = settings

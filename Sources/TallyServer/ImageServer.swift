@@ -206,7 +206,7 @@ package struct ImageServer: Sendable {
 
     /// One line, as the command line writes it on stderr: `tally: error: …`.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        text(status, "tally: error: \(message)\n", type: "text/plain; charset=utf-8", cache: "no-store")
+        text(status, CommandFailure.line(message), type: "text/plain; charset=utf-8", cache: "no-store")
     }
 
     static func unavailable(_ message: String) -> Response {

@@ -86,7 +86,7 @@ package struct DescribeQuery: Sendable {
             given[option] = value
         }
         let (count, level) = try Values.countInFrame(text, frame: given[.frame])
-        let goal = try RenderOptions(given).settings(format: .json).goal
+        let goal = try RenderOptions(given).goal
         json = DescriptionJSON.encode(count, frame: level, goal: goal)
         canonicalKey =
             "describe;count=\(count.value)" + (level.map { ";frame=\($0.capacity)" } ?? "")

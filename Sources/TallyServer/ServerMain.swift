@@ -27,7 +27,7 @@ package enum ServerMain {
 
     /// `tally: error: …` on stderr, one line.
     static func reportError(_ message: String) {
-        StandardError.send("tally: error: \(CommandFailure(.io, message).message)\n")
+        StandardError.send(CommandFailure.line(message))
     }
 
     #if Server
