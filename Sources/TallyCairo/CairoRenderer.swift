@@ -48,12 +48,23 @@ package struct CairoSheet: Sendable {
     /// Marks drawn on the sheet itself, in pixels (a gallery's labels): strokes, never text, so
     /// the bytes do not depend on the fonts a machine has.
     package var labels: [Mark]
+    /// A badge drawn on the sheet (SPEC §7), its pixels at scale 1 multiplied by `scale`.
+    package var badge: Badge?
+    package var scale = 1.0
 
     package init(width: Double, height: Double, items: [Item], labels: [Mark] = []) {
         self.width = width
         self.height = height
         self.items = items
         self.labels = labels
+    }
+
+    /// A sheet that is one badge, `scale` pixels a badge pixel (2 for @2x).
+    package init(badge: Badge, scale: Double) {
+        self.init(
+            width: (badge.width * scale).rounded(.up), height: (badge.height * scale).rounded(.up), items: [])
+        self.badge = badge
+        self.scale = scale
     }
 
     init(single scene: Scene, viewport: Viewport) {
@@ -165,6 +176,7 @@ public enum CairoRenderer {
             setColor(context, background)
             cairo_paint(context)
         }
+        if let badge = sheet.badge { drawBadge(badge, scale: sheet.scale, appearance: appearance, context: context) }
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
         for item in sheet.items {
@@ -178,6 +190,42 @@ public enum CairoRenderer {
         drawMarks(sheet.labels, palette: palette, context: context)
         try check(cairo_status(context), "draw the marks")
         cairo_surface_flush(surface)
+    }
+
+    /// A badge: its plates and text filled (nonzero), then its strip's marks with butt caps and
+    /// mitred joins, as the SVG draws them.
+    private static func drawBadge(_ badge: Badge, scale: Double, appearance: Appearance, context: OpaquePointer?) {
+        let dark = appearance.theme == .dark
+        cairo_save(context)
+        cairo_scale(context, scale, scale)
+        for shape in badge.shapes {
+            setColor(context, appearance.badgeColor(shape.role, dark: dark))
+            for contour in shape.contours {
+                guard let first = contour.first else { continue }
+                cairo_move_to(context, first.start.x, first.start.y)
+                for segment in contour { appendSegment(context, segment) }
+                cairo_close_path(context)
+            }
+            cairo_fill(context)
+        }
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_MITER)
+        drawMarks(badge.marks, palette: appearance.palette(dark: dark), context: context)
+        cairo_restore(context)
+    }
+
+    /// A segment from the current point: a line, or a quadratic as its cubic equivalent.
+    private static func appendSegment(_ context: OpaquePointer?, _ segment: Segment) {
+        guard let control = segment.control else {
+            cairo_line_to(context, segment.end.x, segment.end.y)
+            return
+        }
+        let (start, end) = (segment.start, segment.end)
+        cairo_curve_to(
+            context,
+            start.x + 2 / 3 * (control.x - start.x), start.y + 2 / 3 * (control.y - start.y),
+            end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y),
+            end.x, end.y)
     }
 
     private static func drawMarks(_ marks: [Mark], palette: Palette, context: OpaquePointer?) {

@@ -17,6 +17,7 @@ public struct TallyCommand: ParsableCommand {
             Examples:
               tally render 137 -o 137.svg               a 256 px SVG of 137
               tally render 9999 --size 512 -o t.png     PNG (and PDF) through Cairo
+              tally badge 1234 --label downloads -o b.svg   a 20 px badge for a README
               tally batch 0...100 --out-dir out         one file per count
               tally gallery -o thresholds.html          a contact sheet for docs
               tally describe 1234                       the structure in words
@@ -24,7 +25,7 @@ public struct TallyCommand: ParsableCommand {
               tally --generate-completion-script bash   shell completion (bash, zsh, fish)
             """,
         version: version,
-        subcommands: [Render.self, Batch.self, GalleryCommand.self, Describe.self, Serve.self]
+        subcommands: [Render.self, BadgeCommand.self, Batch.self, GalleryCommand.self, Describe.self, Serve.self]
     )
 
     public init() {}
@@ -37,6 +38,7 @@ public struct TallyCommand: ParsableCommand {
         signal(SIGPIPE, SIG_DFL)
         TemporaryFiles.shared.prepare()
         _ = Output.newFileMode  // the umask, read once before any worker starts
+        let arguments = emptyValuesKept(arguments)
         do {
             try rejectUnknownCommand(arguments)
             try rejectNegativeNumbers(arguments)
@@ -103,7 +105,7 @@ public struct TallyCommand: ParsableCommand {
     }
 
     /// The commands, for the "did you mean" of a mistyped one.
-    static let commandNames = ["render", "batch", "gallery", "describe", "serve", "help"]
+    static let commandNames = ["render", "badge", "batch", "gallery", "describe", "serve", "help"]
 
     /// `tally rendr 5`: name the unknown command and the closest one, instead of the parser's
     /// "2 unexpected arguments".
@@ -111,7 +113,7 @@ public struct TallyCommand: ParsableCommand {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
         let guess = Values.suggestion(for: first, among: Array(commandNames.dropLast()), orPrefix: true)
         throw .usage(
-            "unknown command '\(Values.printable(first))'; \(guess)the commands are render, batch, gallery, describe and serve"
+            "unknown command '\(Values.printable(first))'; \(guess)the commands are render, badge, batch, gallery, describe and serve"
         )
     }
 
@@ -141,6 +143,31 @@ public struct TallyCommand: ParsableCommand {
         }
         guard let first = message.first else { return message }
         return first.lowercased() + message.dropFirst()
+    }
+
+    /// `--label=` is an empty label and `--size=` an empty size, which the options model names
+    /// ("'' is not a size"): the parser would instead take the next argument as the value. So an
+    /// option written with `=` and nothing after it becomes the option and an empty argument,
+    /// which the parser hands over as the value. Switches (`--animate=`) and everything after
+    /// `--` stay as they are.
+    package static func emptyValuesKept(_ arguments: [String]) -> [String] {
+        guard arguments.contains(where: { $0.hasPrefix("--") && $0.hasSuffix("=") }) else { return arguments }
+        var kept: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" {
+                kept += arguments[index...]
+                break
+            }
+            let name = argument.dropLast()
+            if argument.hasPrefix("--"), argument.hasSuffix("="), name.count > 2, !name.dropFirst(2).contains("="),
+                !switches.contains(String(name))
+            {
+                kept += [String(name), ""]
+            } else {
+                kept.append(argument)
+            }
+        }
+        return kept
     }
 
     /// The switches, which take no value: a number after one is the count.

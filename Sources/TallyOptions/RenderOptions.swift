@@ -246,66 +246,59 @@ package struct RenderOptions: Sendable {
     }
 }
 
+extension RenderOption {
+    /// The options a badge takes (SPEC §7): its label and goal, the theme and the mark colours,
+    /// and the scale. Size, fit and the rest are the badge's own (20 px, shields.io's geometry).
+    package static let badgeOptions: [RenderOption] = [scale, theme, ink, c2, c3, accent, label, of]
+}
+
 extension RenderOptions {
-    /// The count and the settings in one line that names only what differs from the defaults,
-    /// in a fixed order: equal images have equal keys however they were asked for (`0137`,
-    /// `size=0512`, `theme=auto&size=512`, or `size=256`, the default), so a server can tag and
-    /// cache by it. A value equal to its default changes nothing (SPEC §6, ETags).
-    package static func canonicalKey(count: TallyCount, settings: RenderSettings) -> String {
-        var key = "count=\(count.value);format=\(settings.format.rawValue)"
-        // JSON without a size is the unscaled geometry, so a size given there always counts.
-        let scaled = settings.isScaled
-        switch settings.side {
-        case .longer(let value)? where value == Viewport.defaultSide && settings.format != .json: break
-        case .longer(let value)?: key += ";size=\(value)"
-        case .width(let value)?: key += ";width=\(value)"
-        case .height(let value)?: key += ";height=\(value)"
-        case nil: break
+    /// The settings of a badge in a format, after checking that only badge options were given
+    /// (`RenderOption.badgeOptions`); an empty label is no label.
+    /// - Throws: `CommandFailure` (64) naming an option a badge does not take, or
+    ///   `SOURCE_DATE_EPOCH` out of range.
+    package func badgeSettings(format: OutputFormat) throws(CommandFailure) -> BadgeSettings {
+        if let other = RenderOption.all.first(where: { given[$0] != nil && !RenderOption.badgeOptions.contains($0) }) {
+            throw .usage(
+                "\(other.flag) is not a badge option; a badge takes \(Values.list(RenderOption.badgeOptions.map(\.flag), conjunction: "and"))"
+            )
         }
-        if settings.scale != 1 { key += ";scale=\(settings.scale)" }
-        if let padding = settings.padding { key += ";padding=\(padding)" }
-        let appearance = settings.appearance
-        if appearance != .default(for: settings.format) {
-            key += ";theme=\(appearance.theme.rawValue)"
-            for token in ColorToken.allCases {
-                if let color = appearance.overrides[token] { key += ";\(token.rawValue)=\(color.css)" }
-            }
-            switch appearance.background {
-            case .none: key += ";background=none"
-            case .paper: key += ";background=paper"
-            case .color(let color): key += ";background=\(color.css)"
-            }
+        guard BadgeSettings.formats.contains(format) else {
+            throw .usage("format '\(format.rawValue)' is not a badge format; use svg, png or pdf")
         }
-        // The seed moves only the ink style's wobble.
-        if settings.style == .ink { key += ";style=ink;seed=\(settings.seed)" }
-        if let frame = settings.frame { key += ";frame=\(frame.capacity)" }
-        if let fit = settings.fit, fit != (settings.frame == nil ? .content : .frame) { key += ";fit=\(fit.rawValue)" }
-        if let detail = settings.detail, detail != (scaled ? .automatic : .full) { key += ";detail=\(detail.rawValue)" }
-        if let label = settings.label, label != Words.title(for: count) { key += ";label=\(label.utf8.count):\(label)" }
-        if let caption = settings.caption, captionChangesDrawing(count: count, settings: settings) {
-            key += caption ? ";caption" : ";no-caption"
-        }
-        switch settings.animation {
-        case .none: break
-        case .all: key += ";animate"
-        case .since(let from): key += ";animate-from=\(from.value)"
-        }
-        if let goal = settings.goal { key += ";of=\(goal.value)" }
-        if settings.format == .pdf { key += ";date=\(settings.documentDate)" }
-        return key
+        let defaults = Appearance.default(for: format)
+        return BadgeSettings(
+            format: format, label: label?.isEmpty == true ? nil : label, goal: goal, scale: scale,
+            appearance: Appearance(theme: theme ?? defaults.theme, overrides: overrides, background: .none),
+            documentDate: try Self.documentDate())
     }
 
-    /// Whether the caption switch given draws something else than no switch would. It does
-    /// not for a count the renderer captions anyway; the rule is `Renderer.layout`'s, where a
-    /// sequence in one frame keeps the band for its widest count.
-    static func captionChangesDrawing(count: TallyCount, settings: RenderSettings) -> Bool {
-        guard let asked = settings.caption else { return false }
-        let scaled = settings.isScaled
-        let unasked: Bool? = scaled ? nil : false
-        let level = settings.frame ?? UnitLevel.frame(for: count)
-        let oneSize = settings.frame != nil || settings.fit == .frame
-        let widest = oneSize ? level.capacity : count.value
-        return Magnitude.captioned(widest, asked: asked) != Magnitude.captioned(widest, asked: unasked)
-            || Magnitude.captioned(count.value, asked: asked) != Magnitude.captioned(count.value, asked: unasked)
+    /// The badge of a count with these settings, laid out.
+    /// - Throws: `CommandFailure` (64) for a label the badge cannot write, quoting it.
+    package func badge(_ count: TallyCount, _ settings: BadgeSettings) throws(CommandFailure) -> Badge {
+        do {
+            return try Badge(count: count, goal: settings.goal, label: settings.label)
+        } catch {
+            let shown = "\(RenderOption.label.flag) '\(Values.printable(given[.label] ?? ""))'"
+            switch error {
+            case .labelTooLong(let characters):
+                throw .usage(
+                    "\(shown) is \(Words.grouped(UInt64(characters))) characters; a badge's label has at most \(BadgeProportions.maximumLabelCharacters)"
+                )
+            case .labelControlCharacter(let scalar):
+                throw .usage(
+                    "\(shown) has a control character (\(Self.codePoint(scalar))); a badge's label is printable text")
+            case .missingCharacter(let scalar):
+                throw .usage(
+                    "\(shown) has '\(Values.printable(String(scalar)))' (\(Self.codePoint(scalar))), which the badge's font does not have; it has \(BadgeFont.coverage)"
+                )
+            }
+        }
+    }
+
+    /// `U+2713`.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

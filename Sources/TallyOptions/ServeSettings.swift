@@ -21,6 +21,9 @@ package struct ServeSettings: Sendable {
     /// How much the server logs: one of `logLevels`.
     package var logLevel = "info"
 
+    /// The shortest `--timeout` allowed, in seconds.
+    package static let minimumTimeout = 1.0
+
     /// The levels of swift-log, least severe first.
     package static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
@@ -53,9 +56,12 @@ package struct ServeSettings: Sendable {
             throw .usage(
                 "--log-level '\(Values.printable(logLevel))' is not a log level; use \(Values.list(Self.logLevels))")
         }
-        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+        // Under a second, a connection would close before a client on a slow link could send
+        // its request, and every PNG would time out waiting for a thread.
+        guard timeout.isFinite, timeout >= Self.minimumTimeout, timeout <= 3600 else {
             throw .usage(
-                "--timeout '\(Values.number(timeout))' is out of range; use more than 0 and at most 3600 seconds")
+                "--timeout '\(Values.number(timeout))' is out of range; use \(Values.number(Self.minimumTimeout)) to 3600 seconds"
+            )
         }
     }
 }

@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import TallyOptions
 
 /// Hummingbird's HTTP/1 child channel, with one more handler: a request that does not keep its
 /// connection (HTTP/1.0 without `Connection: keep-alive`, or any request with
@@ -49,12 +50,47 @@ extension HTTPServerBuilder {
     }
 }
 
-/// Marks each request head that does not keep its connection with `Connection: close`.
-final class ConnectionCloseMarker: ChannelInboundHandler, RemovableChannelHandler {
+/// Marks each request head that does not keep its connection with `Connection: close`, and
+/// answers `CONNECT` itself.
+///
+/// NIO's HTTP/1 encoder writes every response to a `CONNECT` without a body or a length (RFC
+/// 9110 allows content in a refusal, but NIO frames all of them as a tunnel's start), so
+/// Hummingbird's 405 went out without a length and its body never followed, leaving the client
+/// to wait for the timeout. Here a `CONNECT` gets the same 405 as any other method, with its
+/// length and its one-line body written below the encoder, and the connection closes.
+final class ConnectionCloseMarker: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Whether a `CONNECT` was answered: what follows on the connection is not HTTP.
+    private var answeredConnect = false
+
+    /// The 405, framed, as bytes past the HTTP encoder; then the connection closes.
+    private func answerConnect(context: ChannelHandlerContext, version: HTTPVersion) {
+        let body = CommandFailure.line(ImageServer.methodNotAllowed("CONNECT"))
+        let head =
+            "HTTP/\(version.major).\(version.minor) 405 Method Not Allowed\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nAllow: GET, HEAD\r\n"
+            + "Connection: close\r\n\r\n"
+        guard let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+            context.close(promise: nil)
+            return
+        }
+        encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if answeredConnect { return }
+        if case .head(let head) = unwrapInboundIn(data), head.method == .CONNECT {
+            answeredConnect = true
+            answerConnect(context: context, version: head.version)
+            return
+        }
         guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive else {
             context.fireChannelRead(data)
             return

@@ -12,18 +12,19 @@ import TallyRender
 /// The routes of `tally serve`, on the renderer every other front end uses.
 ///
 /// Every URL names its bytes (count, format and options are all in it), so every image
-/// response is immutable: a strong ETag from the canonical settings and the tally version,
-/// `Cache-Control: immutable` for a year, and `304` for a matching `If-None-Match` before
-/// anything is drawn. A bad value gets `400` and the one-line message of `tally render`.
+/// response is immutable: a strong ETag from the image's own bytes, so one tag names exactly
+/// one image however it was asked for (SPEC §6, ETags), `Cache-Control: immutable` for a year,
+/// and `304` for a matching `If-None-Match` once the request is checked. A bad value gets `400`
+/// and the one-line message of `tally render`.
 package struct ImageServer: Sendable {
     /// The server's options (limits among them).
     package let options: ServeSettings
     /// Where PNG and PDF are drawn.
     package let raster: RasterQueue
-    /// In every entity tag, so a new tally never answers 304 for an old image.
+    /// The version the index page names.
     package let version: String
-    /// Images already drawn.
-    package let responses: ResponseCache
+    /// Images already drawn, with their tags, by the request as the renderer reads it.
+    package let responses: ResponseCache<ImageRequest>
 
     /// A server with these options; `version` is tally's own unless a test says otherwise.
     package init(options: ServeSettings, version: String = tallyVersion) {
@@ -74,58 +75,88 @@ package struct ImageServer: Sendable {
         } catch {
             return Self.error(.badRequest, error.message)
         }
-        let key = query.canonicalKey
-        let tag = URLText.entityTag(for: key, version: version)
-        var headers = Self.immutableHeaders(contentType: Self.contentType(format), tag: tag)
-        if format == .svg {
-            // An SVG opened on its own is a document: no scripts, no fetches, its own styles only.
-            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+        let key = ImageRequest.render(query.count, query.settings)
+        let entry: ResponseCache<ImageRequest>.Entry
+        if let cached = responses.entry(for: key) {
+            ServerMetrics.cacheHits.increment()
+            entry = cached
+        } else {
+            switch await draw(query) {
+            case .drawn(let bytes):
+                entry = .init(body: ByteBuffer(bytes: bytes), tag: URLText.entityTag(of: bytes))
+                responses.keep(entry, for: key)
+            case .refused(let response): return response
+            }
         }
-        if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: tag) {
+        // Validated and drawn (or found) first, so a request that is otherwise 400 never gets a
+        // 304, whatever its If-None-Match says.
+        let headers = Self.imageHeaders(format, tag: entry.tag)
+        if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: entry.tag) {
             return Self.notModified(headers)
         }
-        if let body = responses.body(for: key) {
-            ServerMetrics.cacheHits.increment()
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
-        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
+    }
+
+    /// The bytes of a checked request, or the response that refuses it: 400 for settings the
+    /// renderer or this server's limits refuse, 503 when the raster threads are busy.
+    func draw(_ query: RenderQuery) async -> Drawing {
         // The scene and the viewport first (cheap: marks grow with the digits), so the server's
         // own cap is checked before a pixel is allocated.
         let layout: (scene: Scene, viewport: Viewport, clean: Scene)
         do {
             layout = try Renderer.layout(query.count, query.settings)
         } catch {
-            return Self.error(.badRequest, query.failure(error).message)
+            return .refused(Self.error(.badRequest, query.failure(error).message))
         }
-        let longest = max(layout.viewport.width, layout.viewport.height)
-        guard longest <= Double(options.maxSize) else {
-            return Self.error(
-                .badRequest,
-                "the image would be \(Values.pixels(layout.viewport.width)) × \(Values.pixels(layout.viewport.height)) px; this server draws at most \(Values.pixels(Double(options.maxSize))) px a side (tally serve --max-size)"
-            )
+        if let refusal = sizeRefusal(width: layout.viewport.width, height: layout.viewport.height) {
+            return .refused(refusal)
         }
         let settings = query.settings
-        let bytes: [UInt8]
-        do {
-            if format.isBinary {
-                bytes = try await raster.run { try Renderer.render(layout, settings) }
-            } else {
-                bytes = try Renderer.render(layout, settings)
-            }
-        } catch RasterQueue.Refusal.busy {
-            return Self.unavailable(
-                "the server is drawing \(raster.capacity) PNG and PDF images already; retry in a second")
-        } catch RasterQueue.Refusal.timedOut {
-            return Self.unavailable(
-                "the image waited over \(Values.number(options.timeout)) s for a thread; retry in a second")
-        } catch let error as RenderError {
-            let failure = query.failure(error)
-            return Self.error(failure.code == .usage ? .badRequest : .internalServerError, failure.message)
-        } catch {
-            return Self.error(.serviceUnavailable, "the server is shutting down; retry in a second")
+        return await rendering(binary: settings.format.isBinary, failure: query.failure) {
+            try Renderer.render(layout, settings)
         }
-        let body = ByteBuffer(bytes: bytes)
-        responses.keep(body, for: key)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// 400 for an image larger than `--max-size` allows, or nil.
+    func sizeRefusal(width: Double, height: Double) -> Response? {
+        guard max(width, height) > Double(options.maxSize) else { return nil }
+        return Self.error(
+            .badRequest,
+            "the image would be \(Values.pixels(width)) × \(Values.pixels(height)) px; this server draws at most \(Values.pixels(Double(options.maxSize))) px a side (tally serve --max-size)"
+        )
+    }
+
+    /// Runs a render: PNG and PDF on the raster threads, text formats here; a refusal becomes its
+    /// response.
+    func rendering(
+        binary: Bool, failure: (RenderError) -> CommandFailure, _ body: @escaping @Sendable () throws -> [UInt8]
+    ) async -> Drawing {
+        do {
+            return .drawn(binary ? try await raster.run(body) : try body())
+        } catch RasterQueue.Refusal.busy {
+            return .refused(
+                Self.unavailable(
+                    "the server is drawing \(raster.capacity) PNG and PDF images already; retry in a second"))
+        } catch RasterQueue.Refusal.timedOut {
+            return .refused(
+                Self.unavailable(
+                    "the image waited over \(Values.number(options.timeout)) s for a thread; retry in a second"))
+        } catch let error as RenderError {
+            let refusal = failure(error)
+            return .refused(Self.error(refusal.code == .usage ? .badRequest : .internalServerError, refusal.message))
+        } catch {
+            return .refused(Self.error(.serviceUnavailable, "the server is shutting down; retry in a second"))
+        }
+    }
+
+    /// The headers of an image: its type, its tag, immutable caching, and for SVG a policy.
+    static func imageHeaders(_ format: OutputFormat, tag: String) -> HTTPFields {
+        var headers = immutableHeaders(contentType: contentType(format), tag: tag)
+        if format == .svg {
+            // An SVG opened on its own is a document: no scripts, no fetches, its own styles only.
+            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+        }
+        return headers
     }
 
     /// `GET /describe/{count}?frame=F`: what `tally describe --json` prints.
@@ -138,7 +169,7 @@ package struct ImageServer: Sendable {
         } catch {
             return Self.error(.badRequest, error.message)
         }
-        let tag = URLText.entityTag(for: query.canonicalKey, version: version)
+        let tag = URLText.entityTag(of: Array(query.json.utf8))
         let headers = Self.immutableHeaders(contentType: "application/json", tag: tag)
         if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: tag) { return Self.notModified(headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: query.json)))
@@ -161,12 +192,19 @@ package struct ImageServer: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        headers[.xContentTypeOptions] = "nosniff"
         return Response(
             status: .ok, headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
     }
 
     // MARK: - Responses
+
+    /// What drawing a request gave: its bytes, or the response that refuses it.
+    enum Drawing {
+        case drawn([UInt8])
+        case refused(Response)
+    }
 
     static func contentType(_ format: OutputFormat) -> String {
         switch format {
@@ -207,6 +245,11 @@ package struct ImageServer: Sendable {
     /// One line, as the command line writes it on stderr: `tally: error: …`.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
         text(status, CommandFailure.line(message), type: "text/plain; charset=utf-8", cache: "no-store")
+    }
+
+    /// The message of a 405: every URL here is read-only.
+    static func methodNotAllowed(_ method: String) -> String {
+        "method \(URLText.printable(method)) is not allowed; tally serve answers GET and HEAD"
     }
 
     static func unavailable(_ message: String) -> Response {
@@ -254,10 +297,7 @@ struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             } else {
                 // Every URL here is read-only: say so, rather than "no page".
-                response = ImageServer.error(
-                    .methodNotAllowed,
-                    "method \(URLText.printable(request.method.rawValue)) is not allowed; tally serve answers GET and HEAD"
-                )
+                response = ImageServer.error(.methodNotAllowed, ImageServer.methodNotAllowed(request.method.rawValue))
                 response.headers[.allow] = "GET, HEAD"
             }
         } catch let error as HTTPError where error.status == .notFound {

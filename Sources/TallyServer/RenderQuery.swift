@@ -4,6 +4,16 @@ import TallyGeometry
 import TallyOptions
 import TallyRender
 
+/// What a cached image was drawn from: the count and every setting the renderer reads, compared
+/// field by field (`RenderSettings` is `Hashable` over all of its fields), so two requests share
+/// a cache entry only when the drawing cannot tell them apart. Spellings that the options model
+/// reads alike (`0137`, `size=0512`) share one; defaults given explicitly may take a second
+/// entry, whose bytes and tag are the same.
+package enum ImageRequest: Hashable, Sendable {
+    /// `GET /{count}.{format}`.
+    case render(TallyCount, RenderSettings)
+}
+
 /// A render URL, `GET /{count}.{format}?{parameters}`: the count, and the render options given
 /// as query parameters by their command-line names (`size=512` is `--size 512`).
 ///
@@ -17,9 +27,6 @@ package struct RenderQuery: Sendable {
     package let options: RenderOptions
     /// Every setting; `format` from the URL's extension.
     package let settings: RenderSettings
-    /// The count and the settings in one canonical line, so equal images have equal keys
-    /// however the URL spelled them.
-    package var canonicalKey: String { RenderOptions.canonicalKey(count: count, settings: settings) }
 
     /// At most this many parameters, before any is read.
     package static let maximumParameters = 32
@@ -71,8 +78,6 @@ package struct RenderQuery: Sendable {
 package struct DescribeQuery: Sendable {
     /// The JSON description, as `tally describe --json` prints it.
     package let json: String
-    /// The count and frame in one canonical line.
-    package let canonicalKey: String
 
     /// - Throws: `CommandFailure` with the command line's message for the same values.
     package init(count text: String, parameters: [(name: String, value: String)]) throws(CommandFailure) {
@@ -88,9 +93,6 @@ package struct DescribeQuery: Sendable {
         let (count, level) = try Values.countInFrame(text, frame: given[.frame])
         let goal = try RenderOptions(given).goal
         json = DescriptionJSON.encode(count, frame: level, goal: goal)
-        canonicalKey =
-            "describe;count=\(count.value)" + (level.map { ";frame=\($0.capacity)" } ?? "")
-            + (goal.map { ";of=\($0.value)" } ?? "")
     }
 }
 #endif

@@ -76,20 +76,19 @@ package enum URLText {
         return parameters
     }
 
-    /// A strong entity tag for a response that the key and the tally version decide: FNV-1a
-    /// over both, twice with different offsets, as 32 hex digits in quotes.
-    package static func entityTag(for key: String, version: String) -> String {
+    /// A strong entity tag for a response: FNV-1a over its bytes, twice with different offsets,
+    /// as 32 hex digits in quotes. Taken from the bytes themselves, so equal tags are equal
+    /// images and an image has one tag however it was asked for (SPEC §6, ETags); a hash, not a
+    /// signature, which is enough where a URL's bytes never change.
+    package static func entityTag(of bytes: [UInt8]) -> String {
         var first = FNV1a()
         // A second lane from another start, folded after every byte, so the two differ.
         var second = FNV1a(offsetBasis: 0x6c62_272e_07bb_0142)
-        func mix(_ byte: UInt8) {
+        for byte in bytes {
             first.add(byte)
             second.add(byte)
             second.value ^= second.value >> 29
         }
-        version.utf8.forEach(mix)
-        mix(0)
-        key.utf8.forEach(mix)
         return "\"" + hex(first.value) + hex(second.value) + "\""
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCommands
 import TallyGeometry
 import TallyTestSupport
 import Testing
@@ -6,6 +7,20 @@ import Testing
 /// Counts written with grouping, the default format for a path
 /// without an extension or a device, and help text that says each default once.
 @Suite struct CommandLineTests {
+    /// An empty `--opt=` is an empty value, never the next argument: `--label=` is an empty
+    /// label, `--size=` is "'' is not a number".
+    @Test func anEmptyValueIsEmpty() throws {
+        let label = try TallyProcess.run(["render", "5", "--label=", "--caption", "-f", "svg"])
+        #expect(label.status == 0, "\(label.stderr)")
+        #expect(label.text.contains("<title id=\"tally-title\"></title>"), "the title is the empty label")
+        let size = try TallyProcess.run(["render", "137", "--size=", "-f", "svg"])
+        expectOneLineError(size, status: 64, mentioning: "--size '' is not a number")
+        let badge = try TallyProcess.run(["badge", "5", "--label=", "--theme", "dark"])
+        #expect(badge.status == 0 && !badge.text.contains("labelPlate"), "an empty label is no label plate")
+        #expect(TallyCommand.emptyValuesKept(["render", "5", "--", "--label="]) == ["render", "5", "--", "--label="])
+        #expect(TallyCommand.emptyValuesKept(["render", "5", "--animate="]) == ["render", "5", "--animate="])
+    }
+
     @Test func groupedCountsAreTheCount() throws {
         let plain = try TallyProcess.run(["render", "1234"])
         for grouped in ["1,234", "1_234"] {

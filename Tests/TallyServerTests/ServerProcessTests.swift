@@ -315,6 +315,27 @@ func freePort() throws -> Int {
         expectOneLineError(
             try TallyProcess.run(["serve", "--log-level", "loud"]), status: 64, mentioning: "--log-level 'loud'")
         expectOneLineError(try TallyProcess.run(["serve", "--timeout", "nan"]), status: 64, mentioning: "--timeout")
+        // A timeout that would close every connection before its request: refused.
+        for tiny in ["1e-9", "0.5"] {
+            expectOneLineError(
+                try TallyProcess.run(["serve", "--timeout", tiny]), status: 64, mentioning: "use 1 to 3600 seconds")
+        }
+    }
+
+    /// `CONNECT` gets the 405 every other method gets, framed (its length and its one-line
+    /// body), and the connection closes at once rather than at the idle timeout.
+    @Test func connectGetsAFramed405AndTheConnectionCloses() throws {
+        let server = try RunningServer([])
+        let (response, closed) = rawExchange(port: server.port, "CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(closed, "the server closed the connection: \(response)")
+        #expect(response.hasPrefix("HTTP/1.1 405 "), "\(response)")
+        let body = "tally: error: method CONNECT is not allowed; tally serve answers GET and HEAD\n"
+        #expect(response.hasSuffix("\r\n\r\n" + body), "\(response)")
+        #expect(response.contains("Content-Length: \(body.utf8.count)\r\n"), "\(response)")
+        #expect(response.contains("Allow: GET, HEAD\r\n"))
+        // The server still answers.
+        let (after, _) = rawExchange(port: server.port, "GET /healthz HTTP/1.0\r\n\r\n")
+        #expect(after.hasPrefix("HTTP/1.1 200"))
     }
 }
 #endif

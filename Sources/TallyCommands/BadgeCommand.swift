@@ -1,0 +1,107 @@
+import ArgumentParser
+import TallyGeometry
+import TallyOptions
+import TallyPOSIX
+import TallyRender
+
+/// The formats a badge is written in, for `-f` and `-o`'s extension.
+enum BadgeFormat: String, CaseIterable {
+    case svg, png, pdf
+
+    init?(pathExtension path: String) {
+        guard let format = OutputFormat(pathExtension: path) else { return nil }
+        self.init(rawValue: format.rawValue)
+    }
+}
+
+/// `tally badge <count>`: a badge for a README line, beside shields.io badges (SPEC §7).
+struct BadgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "badge",
+        abstract: "Draw a count as a 20 px badge for a README line: SVG, PNG or PDF.",
+        discussion: """
+            shields.io's geometry (20 px tall, 3 px corners, 11 px text on one baseline): a grey \
+            label plate, and a value plate with the count's marks and its number. Text is drawn \
+            as paths from DejaVu Sans, so the badge looks the same in every viewer, with no fonts \
+            installed.
+
+            Examples:
+              tally badge 1234 --label downloads -o downloads.svg
+              tally badge 6200 --of 10000 --label funded -o funded.svg
+              tally badge 1234 --label downloads --scale 2 -o downloads@2x.png
+            """)
+
+    /// The count to draw.
+    @Argument(help: ArgumentHelp("The count: a whole number from 0 to 9223372036854775807.", valueName: "count"))
+    var count: String
+
+    /// Where the bytes go.
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: ArgumentHelp("The file to write, or - for standard output (the default).", valueName: "path"))
+    var output: String?
+
+    /// What kind of bytes.
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: ArgumentHelp("svg, png or pdf; default: from the extension of -o, else svg.", valueName: "format"))
+    var format: String?
+
+    /// The label plate's text.
+    @Option(
+        name: .customLong(RenderOption.label.name), parsing: .unconditional,
+        help: ArgumentHelp(
+            "The text of the grey label plate (none by default): at most \(BadgeProportions.maximumLabelCharacters) characters of \(BadgeFont.coverage).",
+            valueName: RenderOption.label.valueName))
+    var label: String?
+
+    /// The goal.
+    @Option(
+        name: .customLong(RenderOption.of.name), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Progress toward a goal of n: the marks show done against still to fill, and the number is the share (62%).",
+            valueName: RenderOption.of.valueName))
+    var of: String?
+
+    @Option(name: .customLong(RenderOption.theme.name), parsing: .unconditional, help: .init(RenderOption.theme))
+    var theme: String?
+
+    @Option(name: .customLong(RenderOption.scale.name), parsing: .unconditional, help: .init(RenderOption.scale))
+    var scale: String?
+
+    @Option(name: .customLong(RenderOption.ink.name), parsing: .unconditional, help: .init(RenderOption.ink))
+    var ink: String?
+
+    @Option(name: .customLong(RenderOption.c2.name), parsing: .unconditional, help: .init(RenderOption.c2))
+    var c2: String?
+
+    @Option(name: .customLong(RenderOption.c3.name), parsing: .unconditional, help: .init(RenderOption.c3))
+    var c3: String?
+
+    @Option(name: .customLong(RenderOption.accent.name), parsing: .unconditional, help: .init(RenderOption.accent))
+    var accent: String?
+
+    func run() throws {
+        let count = try Values.count(count)
+        let format = try Output.format(
+            given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
+        let values: [(RenderOption, String?)] = [
+            (.label, label), (.of, of), (.theme, theme), (.scale, scale), (.ink, ink), (.c2, c2), (.c3, c3),
+            (.accent, accent),
+        ]
+        var given: [RenderOption: String] = [:]
+        for case (let option, let value?) in values { given[option] = value }
+        let options = try RenderOptions(given)
+        let outputFormat = OutputFormat(rawValue: format.rawValue) ?? .svg
+        let settings = try options.badgeSettings(format: outputFormat)
+        let badge = try options.badge(count, settings)
+        let bytes: [UInt8]
+        do {
+            bytes = try Renderer.badge(badge, settings)
+        } catch {
+            throw options.failure(error)
+        }
+        if let note = options.note(format: outputFormat) { StandardError.send(note) }
+        try Output.emit(bytes, to: output, binary: outputFormat.isBinary, formatName: format.rawValue)
+    }
+}

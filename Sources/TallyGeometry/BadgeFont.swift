@@ -1,0 +1,144 @@
+/// The face a badge's text is set in (SPEC §7): DejaVu Sans, a humanist sans of Verdana's family
+/// (the face of the shields.io badges a tally badge sits beside), for printable ASCII and
+/// Latin-1. Its outlines, advances and kerning are data (`BadgeFontData.swift`, written by
+/// `scripts/extract-badge-font`), so a badge's text is paths: the same in every viewer, with
+/// no fonts installed, and its width exact, never estimated from a metrics table.
+///
+/// Why outlines and not the caption's stroke font or the Hershey fonts: at 11 px a monoline
+/// face is a 1 px pen that anti-aliasing greys to about 2:1 on the plate, and its widths are
+/// not Verdana's, so a tally badge would look thin and spaced unlike its neighbours. DejaVu
+/// Sans at 11 px has Verdana's colour and stems (measured side by side, README "Badges").
+package enum BadgeFont {
+    /// One character's outline and advance, in font units (y up, as fonts have it).
+    struct Glyph: Sendable {
+        let advance: Double
+        /// Closed contours; a segment with a control point is a quadratic.
+        let contours: [[Segment]]
+    }
+
+    /// The characters this face has, parsed once on first use.
+    static let glyphs: [Unicode.Scalar: Glyph] = {
+        var glyphs: [Unicode.Scalar: Glyph] = [:]
+        for line in dataGlyphs.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 2)
+            guard fields.count >= 2, let code = UInt32(fields[0], radix: 16), let scalar = Unicode.Scalar(code),
+                let advance = Double(fields[1])
+            else { continue }
+            glyphs[scalar] = Glyph(advance: advance, contours: fields.count > 2 ? contours(fields[2]) : [])
+        }
+        return glyphs
+    }()
+
+    /// Kerning by pair: the first scalar in the high half, the second in the low.
+    static let kerning: [UInt64: Double] = {
+        var pairs: [UInt64: Double] = [:]
+        for line in dataKerning.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let first = UInt64(fields[0], radix: 16),
+                let second = UInt64(fields[1], radix: 16),
+                let value = Double(fields[2])
+            else { continue }
+            pairs[first << 32 | second] = value
+        }
+        return pairs
+    }()
+
+    /// The first character of a text that the face does not have, or nil.
+    package static func firstMissing(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { glyphs[$0] == nil }
+    }
+
+    /// What the face covers, for messages: "printable ASCII and Latin-1".
+    package static let coverage = "printable ASCII and Latin-1 (U+0020 to U+007E, U+00A0 to U+00FF)"
+
+    /// The kerning between two characters, in font units.
+    static func kern(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Double {
+        kerning[UInt64(first.value) << 32 | UInt64(second.value)] ?? 0
+    }
+
+    /// The advance of a text at a size in pixels: the sum of its glyphs' advances and the kerning
+    /// between them. Characters the face lacks count as nothing (callers check first).
+    package static func width(of text: String, size: Double) -> Double {
+        var units = 0.0
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            guard let glyph = glyphs[scalar] else { continue }
+            if let previous { units += kern(previous, scalar) }
+            units += glyph.advance
+            previous = scalar
+        }
+        return units * size / dataUnitsPerEm
+    }
+
+    /// The outlines of a text set at a size in pixels, its baseline's left end at `origin`, y
+    /// down: closed contours to fill with the nonzero rule.
+    package static func outlines(of text: String, size: Double, origin: Point) -> [[Segment]] {
+        let scale = size / dataUnitsPerEm
+        var contours: [[Segment]] = []
+        var pen = 0.0
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            guard let glyph = glyphs[scalar] else { continue }
+            if let previous { pen += kern(previous, scalar) }
+            func placed(_ point: Point) -> Point {
+                Point(origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
+            }
+            for contour in glyph.contours {
+                contours.append(
+                    contour.map { Segment(placed($0.start), placed($0.end), control: $0.control.map(placed)) })
+            }
+            pen += glyph.advance
+            previous = scalar
+        }
+        return contours
+    }
+
+    /// Parses `M x y L x y Q cx cy x y Z …` into closed contours of segments.
+    static func contours(_ text: Substring) -> [[Segment]] {
+        var contours: [[Segment]] = []
+        var current: [Segment] = []
+        var start = Point(0, 0)
+        var at = Point(0, 0)
+        var numbers: [Double] = []
+        var command: Character = "M"
+        func finish() {
+            switch command {
+            case "M" where numbers.count == 2:
+                at = Point(numbers[0], numbers[1])
+                start = at
+            case "L" where numbers.count == 2:
+                let end = Point(numbers[0], numbers[1])
+                current.append(Segment(at, end))
+                at = end
+            case "Q" where numbers.count == 4:
+                let end = Point(numbers[2], numbers[3])
+                current.append(Segment(at, end, control: Point(numbers[0], numbers[1])))
+                at = end
+            case "Z":
+                if at != start { current.append(Segment(at, start)) }
+                if !current.isEmpty { contours.append(current) }
+                current = []
+                at = start
+            default: break
+            }
+            numbers = []
+        }
+        for token in text.split(whereSeparator: { $0 == " " }).flatMap(tokens) {
+            if let number = Double(token) {
+                numbers.append(number)
+            } else if let letter = token.first {
+                finish()
+                command = letter
+            }
+        }
+        finish()
+        return contours
+    }
+
+    /// `M700` → `M`, `700`; `Z` → `Z`.
+    private static func tokens(_ word: Substring) -> [Substring] {
+        guard let first = word.first, first.isLetter else { return [word] }
+        let rest = word.dropFirst()
+        return rest.isEmpty ? [word.prefix(1)] : [word.prefix(1), rest]
+    }
+}

@@ -1,0 +1,202 @@
+#if Server
+import Foundation
+import HummingbirdTesting
+import NIOCore
+import TallyGeometry
+import TallyOptions
+import TallyRender
+import TallyServer
+import TallyTestSupport
+import Testing
+
+/// SPEC §6, ETags: a tag names exactly one image, and one image has one tag, however it was
+/// asked for. Tags are taken from the bytes and the cache is keyed by every setting the renderer
+/// reads, so these hold by construction; the tests below are what would catch a second copy of
+/// the renderer's rules creeping back.
+@Suite struct EntityTagTests {
+    /// A seeded generator: the same pairs on every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 33)
+        }
+    }
+
+    /// Values for every render option: its default spelt out, and others.
+    static let pool: [RenderOption: [String]] = [
+        .size: ["256", "64", "100"], .width: ["256", "90"], .height: ["40", "256"], .scale: ["1", "2"],
+        .padding: ["0", "3"], .theme: ["auto", "light", "dark"], .style: ["clean", "ink"], .seed: ["0", "5"],
+        .fit: ["content", "frame"], .frame: ["1000", "100000"], .detail: ["auto", "full"],
+        .background: ["none", "paper", "#ffffff"], .ink: ["#262629", "#000"], .c2: ["#111"], .c3: ["#222"],
+        .accent: ["#00f"], .animate: ["true", "false"], .animateFrom: ["0", "20"],
+        .label: ["x", "50 tally marks", "137 tally marks"], .caption: ["true", "false"], .of: ["20000", "1000"],
+    ]
+
+    struct Request: Hashable {
+        let count: UInt64
+        let format: OutputFormat
+        let given: [RenderOption: String]
+    }
+
+    /// The request's settings, or nil where the options model refuses them.
+    static func settings(_ request: Request, without left: RenderOption? = nil) -> RenderSettings? {
+        var given = request.given
+        if let left { given[left] = nil }
+        return try? RenderOptions(given).settings(format: request.format)
+    }
+
+    /// Random pairs that differ in one option (sometimes two), over every option, several counts
+    /// and every format this build draws.
+    static func pairs(_ number: Int, seed: UInt64) -> [(Request, Request)] {
+        var generator = Generator(state: seed)
+        let options = RenderOption.all
+        let formats: [OutputFormat] = cairoIsBuiltIn ? [.svg, .json, .png, .pdf] : [.svg, .json]
+        func value(_ option: RenderOption) -> String {
+            let values = pool[option] ?? ["1"]
+            return values[Int(generator.next() % UInt64(values.count))]
+        }
+        var pairs: [(Request, Request)] = []
+        while pairs.count < number {
+            let count: UInt64 = [50, 137, 12_345][Int(generator.next() % 3)]
+            let format = formats[Int(generator.next() % UInt64(formats.count))]
+            var given: [RenderOption: String] = [:]
+            for option in options where generator.next() % 6 == 0 { given[option] = value(option) }
+            var other = given
+            for _ in 0..<(generator.next() % 4 == 0 ? 2 : 1) {
+                let option = options[Int(generator.next() % UInt64(options.count))]
+                // A seed moves only the ink style's wobble: vary it where it can show.
+                if option == .seed { (given[.style], other[.style]) = ("ink", "ink") }
+                other[option] = generator.next() % 3 == 0 ? nil : value(option)
+            }
+            let a = Request(count: count, format: format, given: given)
+            let b = Request(count: count, format: format, given: other)
+            guard settings(a) != nil, settings(b) != nil else { continue }
+            pairs.append((a, b))
+        }
+        return pairs
+    }
+
+    /// Equal tags exactly when the bytes are equal; equal cache keys only for equal bytes; and
+    /// a key that forgot any one option would have served one image for another.
+    @Test func tagsAreEqualExactlyWhenTheBytesAre() throws {
+        var drawn: [Request: [UInt8]?] = [:]
+        func bytes(_ request: Request) -> [UInt8]? {
+            if let known = drawn[request] { return known }
+            let count = TallyCount(exactly: request.count)!
+            let result = Self.settings(request).flatMap { try? Renderer.render(count, $0) }
+            drawn[request] = result
+            return result
+        }
+        var witnessed: Set<RenderOption> = []
+        var compared = 0
+        var equalImages = 0
+        for (a, b) in Self.pairs(400, seed: 0x7A11_E7A6) {
+            guard let first = bytes(a), let second = bytes(b) else { continue }
+            compared += 1
+            let sameBytes = first == second
+            if sameBytes { equalImages += 1 }
+            #expect(
+                (URLText.entityTag(of: first) == URLText.entityTag(of: second)) == sameBytes,
+                "\(a.count).\(a.format) \(a.given) against \(b.given)")
+            let count = try #require(TallyCount(exactly: a.count))
+            let keyA = ImageRequest.render(count, try #require(Self.settings(a)))
+            let keyB = ImageRequest.render(count, try #require(Self.settings(b)))
+            if keyA == keyB { #expect(sameBytes, "one cache entry for two images: \(a.given) against \(b.given)") }
+            // The same pair under a key that leaves out one option: where that key is equal and
+            // the bytes are not, leaving the option out would have been caught.
+            for option in RenderOption.all where !sameBytes && !witnessed.contains(option) {
+                guard let forgotA = Self.settings(a, without: option), let forgotB = Self.settings(b, without: option)
+                else { continue }
+                if ImageRequest.render(count, forgotA) == ImageRequest.render(count, forgotB) {
+                    witnessed.insert(option)
+                }
+            }
+        }
+        #expect(compared > 300, "most pairs are drawable")
+        #expect(equalImages > 10, "some pairs are one image spelt two ways")
+        let missed = RenderOption.all.filter { !witnessed.contains($0) }.map(\.name)
+        #expect(missed.isEmpty, "a key without these options would pass unnoticed: \(missed)")
+    }
+
+    /// The pairs that once shared a tag, and the cached server: each URL gets the command line's
+    /// bytes and its own tag, in either order, and a tag from one never gets a 304 for the other.
+    @Test(arguments: [
+        ("/50.svg?of=20000&fit=frame", "/50.svg?of=20000&fit=frame&caption=false"),
+        ("/137.svg?of=100000&fit=frame", "/137.svg?of=100000&fit=frame&caption=false"),
+        ("/137.json?of=100000&fit=frame&size=256", "/137.json?of=100000&fit=frame&caption=false&size=256"),
+        ("/50.svg?of=20000", "/50.svg?of=20000&label=50%20tally%20marks"),
+    ])
+    func pairsThatDifferGetTheirOwnTagsAndBytes(_ first: String, _ second: String) async throws {
+        for order in [[first, second], [second, first]] {
+            try await withTestApplication { server, client in
+                var tags: [String: String] = [:]
+                for uri in order {
+                    let response = try await client.execute(uri: uri, method: .get)
+                    #expect(response.status == .ok, "\(uri): \(response.text)")
+                    #expect(Array(response.bytes) == (try Self.commandLineBytes(uri)), "\(uri) after \(order)")
+                    tags[uri] = try #require(response.headers[.eTag])
+                }
+                #expect(tags[first] != tags[second], "\(first) and \(second) are different images")
+                #expect(server.responses.count == 2, "each its own cache entry")
+                let stale = try await client.execute(
+                    uri: second, method: .get, headers: [.ifNoneMatch: try #require(tags[first])])
+                #expect(stale.status == .ok, "a tag of \(first) is no 304 for \(second)")
+            }
+        }
+    }
+
+    /// One image asked for two ways: one tag.
+    @Test(arguments: [
+        ("/137.svg", "/137.svg?width=256"), ("/137.svg?frame=1000", "/137.svg?fit=frame"),
+        ("/137.png", "/137.png?theme=auto"), ("/137.json", "/137.json?theme=dark"), ("/137.json", "/137.json?label=x"),
+        ("/137.svg?animate", "/137.svg?animate-from=0"),
+    ])
+    func oneImageHasOneTag(_ first: String, _ second: String) async throws {
+        if first.contains(".png") { guard cairoIsBuiltIn else { return } }
+        try await withTestApplication { _, client in
+            let a = try await client.execute(uri: first, method: .get)
+            let b = try await client.execute(uri: second, method: .get)
+            #expect(a.status == .ok && b.status == .ok)
+            #expect(a.bytes == b.bytes, "\(first) and \(second) are one image")
+            #expect(a.headers[.eTag] == b.headers[.eTag])
+        }
+    }
+
+    /// The request a URL makes, through the options model as the command line reads it.
+    static func commandLineBytes(_ uri: String) throws -> [UInt8] {
+        let components = try #require(URLComponents(string: "http://h" + uri))
+        let file = components.path.dropFirst()
+        let dot = try #require(file.lastIndex(of: "."))
+        var arguments = ["render", String(file[..<dot]), "-f", String(file[file.index(after: dot)...])]
+        for item in components.queryItems ?? [] {
+            if item.name == "caption" {
+                arguments.append(item.value == "false" ? "--no-caption" : "--caption")
+            } else {
+                arguments += ["--\(item.name)", item.value ?? ""]
+            }
+        }
+        let run = try TallyProcess.run(arguments)
+        try #require(run.status == 0, "\(arguments): \(run.stderr)")
+        return Array(run.stdout)
+    }
+
+    // MARK: - The hostile sweep's findings
+
+    /// `If-None-Match: *` on a request that is otherwise 400 gets the 400: checked first.
+    @Test func aWildcardTagNeverHidesABadRequest() async throws {
+        for uri in ["/5.png?size=99999", "/5.svg?size=0", "/-1.svg", "/5.svg?frame=1&of=9"] {
+            let response = try await fetch(uri, headers: [.ifNoneMatch: "*"])
+            #expect(response.status == .badRequest, "\(uri) with If-None-Match: *")
+        }
+        let good = try await fetch("/5.svg", headers: [.ifNoneMatch: "*"])
+        #expect(good.status == .notModified)
+    }
+
+    /// `/metrics` says nosniff, as every answer does.
+    @Test func metricsSayNosniff() async throws {
+        let response = try await fetch("/metrics")
+        #expect(response.headers[.xContentTypeOptions] == "nosniff")
+    }
+}
+#endif
