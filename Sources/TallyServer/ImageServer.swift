@@ -35,7 +35,8 @@ package struct ImageServer: Sendable {
         raster = RasterQueue(threads: options.rasterThreads, queue: options.queue, timeout: .seconds(options.timeout))
     }
 
-    /// The router: `/`, `/healthz`, `/metrics`, `/describe/{count}` and `/{count}.{format}`, for
+    /// The router: `/`, `/healthz`, `/metrics`, `/badge/{count}.{format}`, `/describe/{count}` and
+    /// `/{count}.{format}`, for
     /// GET and HEAD, behind the request log and the metrics.
     package func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
@@ -47,6 +48,9 @@ package struct ImageServer: Sendable {
                 Self.text(.ok, "ok\n", type: "text/plain; charset=utf-8", cache: "no-store")
             }
             router.on("/metrics", method: method) { _, _ in metrics() }
+            router.on("/badge/:file", method: method) { request, context in
+                await badge(request, file: context.parameters.get("file") ?? "")
+            }
             router.on("/describe/:count", method: method) { request, context in
                 describe(request, count: context.parameters.get("count") ?? "")
             }
@@ -75,21 +79,57 @@ package struct ImageServer: Sendable {
         } catch {
             return Self.error(.badRequest, error.message)
         }
-        let key = ImageRequest.render(query.count, query.settings)
+        return await respond(request, format: format, key: .render(query.count, query.settings)) {
+            await draw(query)
+        }
+    }
+
+    /// `GET /badge/{count}.{svg|png|pdf}?{label, of, theme, scale, colours}` (SPEC §7).
+    func badge(_ request: Request, file: String) async -> Response {
+        guard let dot = file.lastIndex(of: "."),
+            let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased()),
+            BadgeSettings.formats.contains(format)
+        else {
+            return Self.notFound(request)
+        }
+        if let failure = Self.queryTooLong(request) { return failure }
+        let query: BadgeQuery
+        do {
+            query = try BadgeQuery(
+                count: try URLText.count(file[..<dot]), format: format,
+                parameters: try URLText.parameters(request.uri.query))
+        } catch {
+            return Self.error(.badRequest, error.message)
+        }
+        return await respond(request, format: format, key: .badge(query.badge.count, query.settings)) {
+            let (badge, settings) = (query.badge, query.settings)
+            if let refusal = sizeRefusal(width: badge.width * settings.scale, height: badge.height * settings.scale) {
+                return .refused(refusal)
+            }
+            return await rendering(binary: format.isBinary, failure: query.options.failure) {
+                try Renderer.badge(badge, settings)
+            }
+        }
+    }
+
+    /// The response for a checked request: from the cache, or drawn and kept, tagged by its
+    /// bytes. Validated and drawn (or found) before `If-None-Match` is read, so a request that
+    /// is otherwise 400 never gets a 304, whatever its header says.
+    func respond(
+        _ request: Request, format: OutputFormat, key: ImageRequest, draw: () async -> Drawing
+    ) async -> Response {
         let entry: ResponseCache<ImageRequest>.Entry
         if let cached = responses.entry(for: key) {
             ServerMetrics.cacheHits.increment()
             entry = cached
         } else {
-            switch await draw(query) {
+            switch await draw() {
             case .drawn(let bytes):
                 entry = .init(body: ByteBuffer(bytes: bytes), tag: URLText.entityTag(of: bytes))
                 responses.keep(entry, for: key)
             case .refused(let response): return response
             }
         }
-        // Validated and drawn (or found) first, so a request that is otherwise 400 never gets a
-        // 304, whatever its If-None-Match says.
         let headers = Self.imageHeaders(format, tag: entry.tag)
         if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: entry.tag) {
             return Self.notModified(headers)
@@ -261,7 +301,7 @@ package struct ImageServer: Sendable {
     static func notFound(_ request: Request) -> Response {
         error(
             .notFound,
-            "no page at '\(URLText.printable(request.uri.path))'; images are /{count}.svg, .png, .pdf or .json, and / lists every URL"
+            "no page at '\(URLText.printable(request.uri.path))'; images are /{count}.svg, .png, .pdf or .json, badges /badge/{count}.svg, .png or .pdf, and / lists every URL"
         )
     }
 

@@ -11,6 +11,8 @@ enum IndexPage {
             let name = option.isSwitch ? option.name : "\(option.name)=\(option.valueName)"
             return "<tr><td><code>\(XMLText.escaped(name))</code></td><td>\(XMLText.escaped(option.help))</td></tr>"
         }.joined(separator: "\n")
+        let badgeParameters = Values.list(
+            RenderOption.badgeOptions.map { "<code>\($0.name)</code>" }, conjunction: "and")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -37,6 +39,7 @@ enum IndexPage {
             <h2>URLs</h2>
             <ul>
             <li><code>/{count}.svg</code>, <code>.png</code>, <code>.pdf</code>, <code>.json</code>: the image or the scene of a count from 0 to 9223372036854775807</li>
+            <li><code>/badge/{count}.svg</code>, <code>.png</code>, <code>.pdf</code>: a 20 px badge for a README line, as <code>tally badge</code> draws it, with the parameters \(badgeParameters) (<a href="/badge/1234.svg?label=downloads"><code>/badge/1234.svg?label=downloads</code></a>: <img src="/badge/1234.svg?label=downloads" height="20" alt="downloads: 1,234">)</li>
             <li><code>/describe/{count}</code>: its structure as JSON (<code>?frame=</code> as for images)</li>
             <li><code>/healthz</code>: <code>ok</code> while the server runs; <code>/metrics</code>: Prometheus metrics</li>
             </ul>

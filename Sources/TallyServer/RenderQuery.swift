@@ -12,6 +12,8 @@ import TallyRender
 package enum ImageRequest: Hashable, Sendable {
     /// `GET /{count}.{format}`.
     case render(TallyCount, RenderSettings)
+    /// `GET /badge/{count}.{format}`.
+    case badge(TallyCount, BadgeSettings)
 }
 
 /// A render URL, `GET /{count}.{format}?{parameters}`: the count, and the render options given
@@ -45,13 +47,17 @@ package struct RenderQuery: Sendable {
     }
 
     /// The parameters as the model's options: each a render option's name, given once.
-    static func options(_ parameters: [(name: String, value: String)]) throws(CommandFailure) -> RenderOptions {
+    static func options(
+        _ parameters: [(name: String, value: String)], allowed: [RenderOption] = RenderOption.all
+    ) throws(CommandFailure) -> RenderOptions {
         guard parameters.count <= maximumParameters else {
             throw .usage("\(parameters.count) query parameters; at most \(maximumParameters) are allowed")
         }
         var given: [RenderOption: String] = [:]
         for (name, value) in parameters {
-            guard let option = RenderOption.named(name) else { throw .usage(unknownParameter(name)) }
+            guard let option = RenderOption.named(name), allowed.contains(option) else {
+                throw .usage(unknownParameter(name, among: allowed))
+            }
             guard given[option] == nil else {
                 throw .usage("query parameter '\(Values.printable(name))' is given twice; give it once")
             }
@@ -61,16 +67,38 @@ package struct RenderQuery: Sendable {
     }
 
     /// The message for a parameter no render option has, with the closest one.
-    static func unknownParameter(_ name: String) -> String {
-        let names = RenderOption.all.map(\.name)
+    static func unknownParameter(_ name: String, among allowed: [RenderOption] = RenderOption.all) -> String {
+        let names = allowed.map(\.name)
         let guess = Values.suggestion(for: name, among: names)
+        let what = allowed == RenderOption.all ? "the render options" : "a badge's options"
         return
-            "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are the render options: \(names.joined(separator: ", "))"
+            "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are \(what): \(names.joined(separator: ", "))"
     }
 
     /// The one-line message `tally render` gives when the renderer refuses these settings
     /// (a side beyond the limits, `animate` on PNG, a count beyond its frame).
     package func failure(_ error: RenderError) -> CommandFailure { options.failure(error) }
+}
+
+/// A badge URL, `GET /badge/{count}.{svg|png|pdf}?label=…&of=…&theme=…`: the parameters of
+/// `tally badge`, through the same options model, so the server makes the command line's badge.
+package struct BadgeQuery: Sendable {
+    /// The options, checked.
+    package let options: RenderOptions
+    /// The settings; `format` from the URL's extension.
+    package let settings: BadgeSettings
+    /// The badge, laid out.
+    package let badge: Badge
+
+    /// - Throws: `CommandFailure` with the message `tally badge` gives for the same values.
+    package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)])
+        throws(CommandFailure)
+    {
+        let count = try Values.count(text)
+        options = try RenderQuery.options(parameters, allowed: RenderOption.badgeOptions)
+        settings = try options.badgeSettings(format: format)
+        badge = try options.badge(count, settings)
+    }
 }
 
 /// `tally describe <count> --json [--frame F] [--of N]` for a URL:

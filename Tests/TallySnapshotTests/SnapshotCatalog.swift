@@ -52,6 +52,21 @@ enum SnapshotCatalog {
         Variant(name: "of-\(goal.value)", formats: [.svg, .png], settings: RenderSettings(goal: goal))
     }
 
+    /// Badges (SPEC §7): every form of the strip, magnitudes whose shapes repeat, the largest
+    /// count, and progress toward a goal.
+    static let badges: [(count: TallyCount, goal: TallyCount?)] =
+        [0, 1, 7, 25, 99, 137, 1000, 9999, 10_000, 100_000, 1_000_000, TallyCount.maximum.value].map {
+            (TallyCount(exactly: $0)!, nil)
+        } + [(6_200, 10_000)]
+
+    /// The label every reference badge carries.
+    static let badgeLabel = "downloads"
+
+    /// `light`, `dark`, `of-10000-light`.
+    static func badgeVariant(goal: TallyCount?, theme: Theme) -> String {
+        (goal.map { "of-\($0.value)-" } ?? "") + theme.rawValue
+    }
+
     /// Never record in a normal run, so a missing reference fails; `make snapshots` sets
     /// SNAPSHOT_TESTING_RECORD=all to record deliberately.
     static var isRecording: Bool { ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_RECORD"] == "all" }
@@ -75,6 +90,13 @@ enum SnapshotCatalog {
             let name = goalVariant(goal).name
             entries.append((count, name, "png/tally-\(count.value).\(name).png"))
             entries.append((count, name + " (svg)", "svg/tally-\(count.value).\(name).svg"))
+        }
+        for (count, goal) in badges {
+            for theme in [Theme.light, .dark] {
+                let name = badgeVariant(goal: goal, theme: theme)
+                entries.append((count, "badge " + name, "png/badge-\(count.value).\(name).png"))
+                entries.append((count, "badge " + name + " (svg)", "svg/badge-\(count.value).\(name).svg"))
+            }
         }
         return entries
     }

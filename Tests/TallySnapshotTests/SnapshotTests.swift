@@ -3,6 +3,7 @@ import Foundation
 import TallyGeometry
 import TallyRender
 import TallySnapshotTesting
+import TallyStyle
 import Testing
 
 #if Cairo
@@ -15,7 +16,7 @@ import TallyCairo
 @Suite struct SnapshotTests {
     private func check<Format>(
         _ count: TallyCount, as strategy: Snapshotting<TallyCount, Format>, variant: String,
-        folder: String, sourceLocation: SourceLocation = #_sourceLocation
+        folder: String, prefix: String = "tally", sourceLocation: SourceLocation = #_sourceLocation
     ) {
         // Name both files instead of suggesting a diff tool: the line diff or pixel report follows.
         let failure = withSnapshotTesting(
@@ -27,10 +28,10 @@ import TallyCairo
                 of: count, as: strategy, named: variant,
                 record: SnapshotCatalog.isRecording ? .all : .never,
                 snapshotDirectory: SnapshotCatalog.root.appendingPathComponent(folder).path,
-                testName: "tally-\(count.value)")
+                testName: "\(prefix)-\(count.value)")
         }
         if let failure, !SnapshotCatalog.isRecording {
-            Issue.record("\(folder)/tally-\(count.value).\(variant): \(failure)", sourceLocation: sourceLocation)
+            Issue.record("\(folder)/\(prefix)-\(count.value).\(variant): \(failure)", sourceLocation: sourceLocation)
         }
     }
 
@@ -72,6 +73,32 @@ import TallyCairo
     func goals(_ index: Int) {
         let (count, goal) = SnapshotCatalog.goals[index]
         check(count, SnapshotCatalog.goalVariant(goal))
+    }
+
+    /// Badges (SPEC §7), light and dark, as SVG and PNG: `Snapshots/<format>/badge-<count>.<variant>`.
+    @Test(arguments: SnapshotCatalog.badges.indices)
+    func badges(_ index: Int) throws {
+        let (count, goal) = SnapshotCatalog.badges[index]
+        for theme in [Theme.light, .dark] {
+            let variant = SnapshotCatalog.badgeVariant(goal: goal, theme: theme)
+            func bytes(_ format: OutputFormat) -> Data {
+                let settings = BadgeSettings(
+                    format: format, label: SnapshotCatalog.badgeLabel, goal: goal, appearance: Appearance(theme: theme))
+                guard let badge = try? Badge(count: count, goal: goal, label: settings.label),
+                    let bytes = try? Renderer.badge(badge, settings)
+                else { return Data() }
+                return Data(bytes)
+            }
+            let svg = Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { (_: TallyCount) in
+                String(decoding: bytes(.svg), as: UTF8.self)
+            }
+            check(count, as: svg, variant: variant, folder: "svg", prefix: "badge")
+            #if Cairo
+            let failures = SnapshotCatalog.failures.appendingPathComponent("png/badge-\(count.value).\(variant)")
+            let png = Snapshotting<Data, Data>.png(failures: failures).pullback { (_: TallyCount) in bytes(.png) }
+            check(count, as: png, variant: variant, folder: "png", prefix: "badge")
+            #endif
+        }
     }
 
     /// A render that fails inside a strategy is a test failure (so recording cannot
