@@ -4,10 +4,10 @@
 /// `scripts/extract-badge-font`), so a badge's text is paths: the same in every viewer, with
 /// no fonts installed, and its width exact, never estimated from a metrics table.
 ///
-/// Why outlines and not the caption's stroke font or the Hershey fonts: at 11 px a monoline
-/// face is a 1 px pen that anti-aliasing greys to about 2:1 on the plate, and its widths are
-/// not Verdana's, so a tally badge would look thin and spaced unlike its neighbours. DejaVu
-/// Sans at 11 px has Verdana's colour and stems (measured side by side, README "Badges").
+/// Why outlines and not the caption's stroke font or the Hershey fonts: measured side by side at
+/// 11 px (README, "Badges"), a monoline face reaches the same contrast, but it is a 1 px
+/// geometric pen, lighter and wider than the Verdana of the shields badges beside it, with no
+/// kerning and no Latin-1; DejaVu Sans has Verdana's shapes, stems and colour.
 package enum BadgeFont {
     /// One character's outline and advance, in font units (y up, as fonts have it).
     struct Glyph: Sendable {

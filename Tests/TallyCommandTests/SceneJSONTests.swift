@@ -98,6 +98,13 @@ import Testing
             #"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "progress", "unit": 25, "color": "c1", "width": 1, "segments": []}]}"#
                 .utf8
         ).write(to: broken)
+        try Self.validate(python, schema: "Schemas/scene.schema.json", files + [broken.path])
+
+    }
+
+    /// Runs Python's jsonschema over files: each must validate against the schema, except those
+    /// named `broken.json`, which must not.
+    static func validate(_ python: URL, schema: String, _ files: [String]) throws {
         let script = """
             import json, sys
             from jsonschema import Draft202012Validator
@@ -114,10 +121,35 @@ import Testing
             print("checked", len(sys.argv) - 2)
             sys.exit(1 if failed else 0)
             """
-        let run = try runProgram(
-            python,
-            ["-c", script, Self.root.appendingPathComponent("Schemas/scene.schema.json").path] + files + [broken.path])
+        let run = try runProgram(python, ["-c", script, root.appendingPathComponent(schema).path] + files)
         #expect(run.status == 0, "\(run.text) \(run.stderr)")
-        #expect(run.text.contains("checked \(files.count + 1)"))
+        #expect(run.text.contains("checked \(files.count)"))
+    }
+
+    /// `describe --json` validates against `Schemas/description.schema.json`, a huge percent
+    /// included (exact, past 2⁶⁴); a description with a fractional percent does not.
+    @Test(.enabled(if: hasValidator || isCI, "needs Python's jsonschema (make test-deps installs it)"))
+    func descriptionsValidateAgainstTheirSchema() throws {
+        let python = try #require(Self.python, "python3 is missing")
+        let directory = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [String] = []
+        for (index, arguments) in [["0"], ["1234"], ["6200", "--of", "10000"], ["9223372036854775807", "--of", "1"]]
+            .enumerated()
+        {
+            let run = try TallyProcess.run(["describe"] + arguments + ["--json"])
+            #expect(run.status == 0)
+            let path = directory.appendingPathComponent("describe-\(index).json")
+            try run.stdout.write(to: path)
+            files.append(path.path)
+        }
+        let huge = try TallyProcess.run(["describe", "9223372036854775807", "--of", "1", "--json"])
+        #expect(huge.text.contains("\"percent\": 922337203685477580700,"), "exact, not rounded")
+        let broken = directory.appendingPathComponent("broken.json")
+        try Data(
+            #"{"count": 5, "of": 10, "percent": 50.5, "title": "", "description": "", "frame": {"unit": 25, "name": "x"}, "structure": []}"#
+                .utf8
+        ).write(to: broken)
+        try Self.validate(python, schema: "Schemas/description.schema.json", files + [broken.path])
     }
 }
