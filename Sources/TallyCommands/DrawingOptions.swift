@@ -84,7 +84,10 @@ struct DrawingOptions: ParsableArguments {
     var of: String?
 
     /// The values given, checked by the model.
-    func options() throws(CommandFailure) -> RenderOptions {
+    func options() throws(CommandFailure) -> RenderOptions { try RenderOptions(given()) }
+
+    /// The values given, as text, by option.
+    func given() -> [RenderOption: String] {
         var given: [RenderOption: String] = [:]
         let values: [(RenderOption, String?)] = [
             (.size, size), (.width, width), (.height, height), (.scale, scale), (.padding, padding),
@@ -94,6 +97,6 @@ struct DrawingOptions: ParsableArguments {
             (.animate, animate ? "true" : nil), (.caption, caption.map { $0 ? "true" : "false" }),
         ]
         for case (let option, let value?) in values { given[option] = value }
-        return try RenderOptions(given)
+        return given
     }
 }

@@ -2,83 +2,88 @@ import TallyGeometry
 import TallyOptions
 import TallyRender
 
-/// The plainest `tally render` — a count, and at most `-o`, `-f`, `--size` and `--detail` — read without
-/// swift-argument-parser, because the parser's reflection over every option (protocol
-/// conformance lookups and type demangling) is most of such a run's cost.
+/// `tally render` read without swift-argument-parser: a count, `-o`, `-f` and any render option
+/// of the table (`--size 512`, `--size=512`, `--caption`, `--no-caption`), because the parser's
+/// reflection over every option (protocol conformance lookups and type demangling) is most of
+/// a short run's cost.
 ///
-/// Only the exact shapes below take this path; anything else (any other option, `--name=value`,
-/// a repeated option, a value that looks like an option) goes to the parser, as does every
-/// failure before the image is written: so every message, exit code and help text is the full
-/// command line's, and the bytes are the same either way (a test compares them).
-struct PlainRender {
+/// It reads the arguments only; everything after that is `Render.write`, the code the parsed
+/// command runs too, so the bytes, messages and exit codes are the same (a test compares them
+/// for every format). Anything it does not take (help, a terminal option, an unknown or
+/// repeated option, a value that looks like an option after `-o` or `-f`) goes to the parser,
+/// and so does the terminal preview.
+package struct PlainRender {
     let count: String
     let output: String?
     let format: String?
-    let size: String?
-    let detail: String?
+    let given: [RenderOption: String]
 
-    /// The plain render these arguments ask for, or nil when they are anything more.
-    init?(_ arguments: [String]) {
+    /// The render these arguments ask for, or nil when the parser must read them.
+    package init?(_ arguments: [String]) {
         guard arguments.first == "render" else { return nil }
         var count: String?
         var output: String?
         var format: String?
-        var size: String?
-        var detail: String?
+        var given: [RenderOption: String] = [:]
         var index = 1
-        func value() -> String? {
-            guard index + 1 < arguments.count else { return nil }
-            let value = arguments[index + 1]
-            // The parser reads "-" as a value and anything else starting with "-" as an option.
-            guard value == "-" || !value.hasPrefix("-") else { return nil }
-            index += 2
-            return value
-        }
         while index < arguments.count {
-            switch arguments[index] {
+            let argument = arguments[index]
+            index += 1
+            // `--name=value`, or `--name value`.
+            let (name, attached) = Self.split(argument)
+            func value(unconditional: Bool) -> String? {
+                if let attached { return attached }
+                guard index < arguments.count else { return nil }
+                let value = arguments[index]
+                // For -o and -f the parser reads "-" as a value and anything else starting with
+                // "-" as an option; render options take any value, as the parser's do.
+                guard unconditional || value == "-" || !value.hasPrefix("-") else { return nil }
+                index += 1
+                return value
+            }
+            switch name {
             case "-o", "--output":
-                guard output == nil, let path = value() else { return nil }
+                guard output == nil, let path = value(unconditional: false) else { return nil }
                 output = path
             case "-f", "--format":
-                guard format == nil, let text = value() else { return nil }
+                guard format == nil, let text = value(unconditional: false) else { return nil }
                 format = text
-            case "--size":
-                guard size == nil, let text = value() else { return nil }
-                size = text
-            case "--detail":
-                guard detail == nil, let text = value() else { return nil }
-                detail = text
-            case let argument:
+            case "--no-caption":
+                guard attached == nil, given[.caption] == nil else { return nil }
+                given[.caption] = "false"
+            case _ where name.hasPrefix("--"):
+                guard let option = RenderOption.named(String(name.dropFirst(2))), given[option] == nil else {
+                    return nil
+                }
+                if option.isSwitch {
+                    guard attached == nil else { return nil }
+                    given[option] = "true"
+                } else {
+                    guard let text = value(unconditional: true) else { return nil }
+                    given[option] = text
+                }
+            default:
                 guard count == nil, !argument.hasPrefix("-") else { return nil }
                 count = argument
-                index += 1
             }
         }
         guard let count else { return nil }
-        (self.count, self.output, self.format, self.size, self.detail) = (count, output, format, size, detail)
+        (self.count, self.output, self.format, self.given) = (count, output, format, given)
     }
 
-    /// Draws and writes the image as `Render.run` does with these values and every other option
-    /// at its default. Returns false, having written nothing, when anything fails before the
-    /// bytes are ready: the caller then runs the parser, which reports it in its words.
+    /// `--size=512` → (`--size`, `512`); anything else → (itself, nil).
+    static func split(_ argument: String) -> (Substring, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument[...], nil) }
+        return (argument[..<equals], String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Writes the image as the parsed `render` does; false, having done nothing, where the
+    /// parsed command must run instead (the terminal preview).
     func run() throws(CommandFailure) -> Bool {
-        // No -f and no -o on a terminal is the preview: the full path draws it.
-        if self.format == nil && output == nil && Output.standardOutputIsTerminal { return false }
-        let bytes: [UInt8]
-        let format: OutputFormat
-        do {
-            let count = try Values.count(count)
-            format = try Output.format(
-                given: self.format, output: output, fallback: OutputFormat.svg,
-                fromExtension: OutputFormat.init(pathExtension:))
-            var given: [RenderOption: String] = [:]
-            given[.size] = size
-            given[.detail] = detail
-            bytes = try Renderer.render(count, try RenderOptions(given).settings(format: format))
-        } catch {
-            return false
-        }
-        try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
+        let count = try Values.count(count)
+        // The preview (`-f term`, or neither -f nor -o on a terminal): the parsed command draws it.
+        guard let format = try Render.chosenFormat(format, output: output).output else { return false }
+        try Render.write(count, output: output, format: format, given: given)
         return true
     }
 }

@@ -6,31 +6,23 @@ import TallyRender
 
 /// `tally render <count>`: one count to one image or scene.
 struct Render: ParsableCommand {
-    static let configuration = {
-        var configuration = CommandConfiguration(
-            abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
-            discussion: """
-                The format follows -f, else the extension of -o, else SVG; with neither, on a terminal, \
-                a preview in braille cells (-f term), while a pipe or a redirect still gets SVG. \
-                Without -o, or with -o -, the result goes to standard output; files are written \
-                atomically.
+    static let configuration = CommandConfiguration(
+        abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
+        discussion: """
+            The format follows -f, else the extension of -o, else SVG; with neither, on a terminal, \
+            a preview in braille cells (-f term), while a pipe or a redirect still gets SVG. \
+            Without -o, or with -o -, the result goes to standard output; files are written \
+            atomically.
 
-                Examples:
-                  tally render 137 -o 137.svg                      a 256 px SVG
-                  tally render 1234 --size 512 --theme auto -o t.svg
-                  tally render 42 --style ink --seed 7 -o 42.svg   hand-drawn
-                  tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
-                  tally render 137 -f json                         the scene, as JSON
-                  tally render 6200 --of 10000 -f term --columns 60
-                """
-        )
-        // When `TallyCommand.fastRender` parses `render` as a root of its own, the parser would also
-        // try two more commands to look for --generate-completion-script (a third of a short
-        // run's cost). That flag never reaches the fast path, and a command with a super
-        // command skips the check. Inside tally's tree, where help is made, it is unused.
-        configuration._superCommandName = "tally"
-        return configuration
-    }()
+            Examples:
+              tally render 137 -o 137.svg                      a 256 px SVG
+              tally render 1234 --size 512 --theme auto -o t.svg
+              tally render 42 --style ink --seed 7 -o 42.svg   hand-drawn
+              tally render 26 --animate-from 25 -o plus1.svg   the "+1" moment
+              tally render 137 -f json                         the scene, as JSON
+              tally render 6200 --of 10000 -f term --columns 60
+            """
+    )
 
     /// The count to draw.
     @Argument(help: ArgumentHelp("The count: a whole number from 0 to 9223372036854775807.", valueName: "count"))
@@ -58,31 +50,45 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let count = try Values.count(count)
-        // No -f and no -o on a terminal: the preview; anything else (`-o -` too) keeps its format.
-        let toStandardOutput = output == nil || output == "-"
-        let fallback: RenderFormat = output == nil && Output.standardOutputIsTerminal ? .term : .svg
-        let chosen = try Output.format(
-            given: format, output: output, fallback: fallback, fromExtension: RenderFormat.init(pathExtension:))
-        let options = try drawing.options()
-        guard let format = chosen.output else {
-            let text: String
-            do {
-                text = try terminal.preview(
-                    count, try options.settings(format: .svg), themeGiven: drawing.theme != nil,
-                    descriptor: toStandardOutput ? 1 : -1)
-            } catch let error as RenderError {
-                throw options.failure(error)
-            }
-            try Output.emit(Array(text.utf8), to: output, binary: false, formatName: "term")
+        let format = try Self.chosenFormat(format, output: output)
+        if let format = format.output {
+            try Self.write(count, output: output, format: format, given: drawing.given())
             return
         }
-        let bytes: [UInt8]
+        let options = try drawing.options()
+        let text: String
         do {
-            bytes = try Renderer.render(count, try options.settings(format: format))
-            if let note = options.note(format: format) { StandardError.send(note) }
+            text = try terminal.preview(
+                count, try options.settings(format: .svg), themeGiven: drawing.theme != nil,
+                descriptor: output == nil || output == "-" ? 1 : -1)
         } catch let error as RenderError {
             throw options.failure(error)
         }
+        try Output.emit(Array(text.utf8), to: output, binary: false, formatName: "term")
+    }
+
+    /// The format `-f` names, else `-o`'s extension; with neither, the preview on a terminal and
+    /// SVG anywhere else (`-o -` too keeps SVG).
+    static func chosenFormat(_ given: String?, output: String?) throws(CommandFailure) -> RenderFormat {
+        let fallback: RenderFormat = output == nil && Output.standardOutputIsTerminal ? .term : .svg
+        return try Output.format(
+            given: given, output: output, fallback: fallback, fromExtension: RenderFormat.init(pathExtension:))
+    }
+
+    /// Draws a count in a file format and writes it: the one path of every `render` that is not
+    /// the terminal preview, whether the parser read the arguments or `PlainRender` did.
+    static func write(_ count: TallyCount, output: String?, format: OutputFormat, given: [RenderOption: String])
+        throws(CommandFailure)
+    {
+        let options = try RenderOptions(given)
+        let settings = try options.settings(format: format)
+        let bytes: [UInt8]
+        do {
+            bytes = try Renderer.render(count, settings)
+        } catch {
+            throw options.failure(error)
+        }
+        if let note = options.note(format: format) { StandardError.send(note) }
         try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
     }
 }

@@ -43,7 +43,7 @@ public struct TallyCommand: ParsableCommand {
             try rejectUnknownCommand(arguments)
             try rejectNegativeNumbers(arguments)
             if let plain = PlainRender(arguments), try plain.run() { return 0 }
-            var command = try fastRender(arguments) ?? parseAsRoot(arguments)
+            var command = try parseAsRoot(arguments)
             try command.run()
             return 0
         } catch {
@@ -71,24 +71,6 @@ public struct TallyCommand: ParsableCommand {
         }
         reportError(parserMessage(command.message(for: error)))
         return code.rawValue
-    }
-
-    /// `tally render …` parsed by `Render` alone, without the tree of every command: the
-    /// parser reflects over each command's options (protocol-conformance lookups and demangling,
-    /// most of a short run's cost), and a plain render needs only its own. Anything but a clean
-    /// parse (help, a bad value, a typo) returns nil, and the whole tree parses again, so every
-    /// message and exit code is the full parser's.
-    static func fastRender(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard arguments.first == "render" else { return nil }
-        let rest = arguments.dropFirst()
-        // Help and the parser's own flags name the command path: leave them to the full tree.
-        guard
-            !rest.contains(where: {
-                $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--version")
-                    || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental")
-            })
-        else { return nil }
-        return try? Render.parse(Array(rest))
     }
 
     /// The parser's own words, in ours, on one line; they quote the user's value as it was:

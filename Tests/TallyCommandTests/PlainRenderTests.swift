@@ -1,10 +1,12 @@
 import Foundation
+import TallyCommands
 import TallyTestSupport
 import Testing
 
-/// The plainest `tally render` (a count, `-o`, `-f`, `--size`, `--detail`) skips the argument
-/// parser. It must be invisible: the same bytes, messages and exit codes as the parser's path,
-/// which `--style clean` (the default, but an option the plain path does not take) forces.
+/// `tally render` with a count, `-o`, `-f` and render options skips the argument parser
+/// (`PlainRender`). It must be invisible: the same bytes, messages and exit codes as the parsed
+/// command, which `--color auto` (a terminal option, the default, that the plain path leaves to
+/// the parser) forces. Both run `Render.write` after reading the arguments.
 @Suite struct PlainRenderTests {
     static let cases: [[String]] = [
         ["render", "0"], ["render", "1"], ["render", "137"], ["render", "9223372036854775807"],
@@ -19,12 +21,36 @@ import Testing
         ["render", "5", "--size", "20000"], ["render", "5", "-f", "gif"], ["render", "5", "--size", "x"],
         ["render", "5", "-o", "t.gif"], ["render", "5", "-f", "png"], ["render"], ["render", "5", "-o"],
         ["render", "5", "6"], ["render", "5", "-f", "svg", "-f", "png"], ["render", "5", "--size=64"],
+        // Every format with render options, spelt both ways.
+        ["render", "1234", "--theme", "dark", "--style", "ink", "--seed", "3", "-f", "svg"],
+        ["render", "1234", "--theme=dark", "--background", "paper", "-f", "png"],
+        ["render", "6200", "--of", "10000", "--caption", "-f", "pdf"],
+        ["render", "100000", "--no-caption", "--size", "128", "-f", "json"],
+        ["render", "26", "--animate-from", "25", "--ink", "#336699", "-f", "svg"],
+        ["render", "137", "--frame", "row", "--fit", "frame", "--label", "days", "--width", "300", "-f", "png"],
+        ["render", "137", "--padding", "0", "--scale", "2", "--detail", "full", "--c2", "red", "-f", "svg"],
+        ["render", "5", "--theme", "auto", "-f", "png"], ["render", "5", "--animate", "-f", "png"],
+        ["render", "5", "--size", "-5"], ["render", "5", "--label", "-x", "-f", "svg"],
+        ["render", "5", "--caption=false"], ["render", "5", "--sizee", "3"], ["render", "5", "--theme"],
+        ["render", "5", "--theme", "a", "--theme", "b"],
     ]
+
+    /// The plain path takes every render option, in both spellings, and leaves the rest to the parser.
+    @Test func thePlainPathTakesTheRenderOptions() {
+        #expect(PlainRender(["render", "1234", "--theme", "dark", "--style=ink", "--caption", "-f", "png"]) != nil)
+        #expect(PlainRender(["render", "5", "--no-caption", "--of", "10", "-o", "a.svg"]) != nil)
+        for parsed in [
+            ["render", "5", "--color", "auto"], ["render", "5", "--help"], ["render", "5", "--sizee", "3"],
+            ["render", "5", "--size", "1", "--size", "2"], ["render", "5", "--caption=false"], ["render", "5", "6"],
+        ] {
+            #expect(PlainRender(parsed) == nil, "\(parsed)")
+        }
+    }
 
     @Test(arguments: cases)
     func thePlainPathIsTheParsersPath(_ arguments: [String]) throws {
         let plain = try TallyProcess.run(arguments)
-        let parsed = try TallyProcess.run(Array(arguments.prefix(1)) + ["--style", "clean"] + arguments.dropFirst())
+        let parsed = try TallyProcess.run(Array(arguments.prefix(1)) + ["--color", "auto"] + arguments.dropFirst())
         #expect(plain.status == parsed.status, "\(arguments): \(plain.stderr) | \(parsed.stderr)")
         #expect(plain.stdout == parsed.stdout, "\(arguments)")
         #expect(plain.stderr == parsed.stderr, "\(arguments)")
@@ -39,14 +65,14 @@ import Testing
             let plainPath = directory.appendingPathComponent("plain-" + name).path
             let parsedPath = directory.appendingPathComponent("parsed-" + name).path
             #expect(try TallyProcess.run(["render", "1234", "-o", plainPath]).status == 0)
-            #expect(try TallyProcess.run(["render", "1234", "-o", parsedPath, "--scale", "1"]).status == 0)
+            #expect(try TallyProcess.run(["render", "1234", "-o", parsedPath, "--color", "auto"]).status == 0)
             #expect(
                 try Data(contentsOf: URL(fileURLWithPath: plainPath))
                     == Data(contentsOf: URL(fileURLWithPath: parsedPath)), "\(name)")
         }
         let missing = directory.appendingPathComponent("no/such/folder/t.svg").path
         let plain = try TallyProcess.run(["render", "5", "-o", missing])
-        let parsed = try TallyProcess.run(["render", "5", "-o", missing, "--scale", "1"])
+        let parsed = try TallyProcess.run(["render", "5", "-o", missing, "--color", "auto"])
         #expect(plain.status == 73 && plain.status == parsed.status && plain.stderr == parsed.stderr, "\(plain.stderr)")
     }
 }
