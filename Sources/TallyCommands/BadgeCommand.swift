@@ -81,16 +81,28 @@ struct BadgeCommand: ParsableCommand {
     @Option(name: .customLong(RenderOption.accent.name), parsing: .unconditional, help: .init(RenderOption.accent))
     var accent: String?
 
+    /// The value given for one of `RenderOption.badgeOptions`; nil for the rest, which the
+    /// badge does not declare (a test checks that its help lists exactly the badge's options).
+    func value(of option: RenderOption) -> String? {
+        switch option {
+        case .label: label
+        case .of: of
+        case .theme: theme
+        case .scale: scale
+        case .ink: ink
+        case .c2: c2
+        case .c3: c3
+        case .accent: accent
+        default: nil
+        }
+    }
+
     func run() throws {
         let count = try Values.count(count)
         let format = try Output.format(
             given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
-        let values: [(RenderOption, String?)] = [
-            (.label, label), (.of, of), (.theme, theme), (.scale, scale), (.ink, ink), (.c2, c2), (.c3, c3),
-            (.accent, accent),
-        ]
         var given: [RenderOption: String] = [:]
-        for case (let option, let value?) in values { given[option] = value }
+        for option in RenderOption.badgeOptions { given[option] = value(of: option) }
         let options = try RenderOptions(given)
         let outputFormat = OutputFormat(rawValue: format.rawValue) ?? .svg
         let settings = try options.badgeSettings(format: outputFormat)

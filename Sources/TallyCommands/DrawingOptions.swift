@@ -89,14 +89,35 @@ struct DrawingOptions: ParsableArguments {
     /// The values given, as text, by option.
     func given() -> [RenderOption: String] {
         var given: [RenderOption: String] = [:]
-        let values: [(RenderOption, String?)] = [
-            (.size, size), (.width, width), (.height, height), (.scale, scale), (.padding, padding),
-            (.theme, theme), (.style, style), (.seed, seed), (.animateFrom, animateFrom),
-            (.background, background), (.ink, ink), (.c2, c2), (.c3, c3), (.accent, accent), (.fit, fit),
-            (.frame, frame), (.detail, detail), (.label, label), (.of, of),
-            (.animate, animate ? "true" : nil), (.caption, caption.map { $0 ? "true" : "false" }),
-        ]
-        for case (let option, let value?) in values { given[option] = value }
+        for option in RenderOption.allCases { given[option] = value(of: option) }
         return given
+    }
+
+    /// The value given for an option, as text; switches as `true` or `false`. Exhaustive, so a
+    /// new option of the table does not compile until it is declared here too.
+    func value(of option: RenderOption) -> String? {
+        switch option {
+        case .size: size
+        case .width: width
+        case .height: height
+        case .scale: scale
+        case .padding: padding
+        case .theme: theme
+        case .style: style
+        case .seed: seed
+        case .fit: fit
+        case .frame: frame
+        case .detail: detail
+        case .background: background
+        case .ink: ink
+        case .c2: c2
+        case .c3: c3
+        case .accent: accent
+        case .animate: animate ? "true" : nil
+        case .animateFrom: animateFrom
+        case .label: label
+        case .caption: caption.map { $0 ? "true" : "false" }
+        case .of: of
+        }
     }
 }

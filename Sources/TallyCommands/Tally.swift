@@ -153,7 +153,8 @@ public struct TallyCommand: ParsableCommand {
     }
 
     /// The switches, which take no value: a number after one is the count.
-    static let switches = ["--animate", "--caption", "--no-caption", "--json"]
+    static let switches =
+        RenderOption.allCases.filter(\.isSwitch).map(\.flag) + ["--no-caption", "--json", "--picture"]
 
     /// `-5`, `-1.5`: what the parser would take for an option.
     static func isDashNumber(_ argument: String) -> Bool {

@@ -1,93 +1,232 @@
-/// One option of a render: its name, the placeholder of its value, and its help, which states
-/// its default once.
-///
-/// The command line spells it `--size 512` and a URL `?size=512`; both front ends read this one
-/// table (`RenderOption.all`), so a name, a default or a help text is said in one place (SPEC §6).
-package struct RenderOption: Hashable, Sendable {
-    /// The name without dashes: `size`, `animate-from`.
-    package let name: String
-    /// The placeholder in help (`px`); empty for a switch, which takes no value on the command
-    /// line (`--animate`) and `true` or `false` in a URL.
-    package let valueName: String
-    /// One or two sentences for `--help` and the server's index page.
-    package let help: String
+import TallyGeometry
+import TallyPOSIX
+import TallyRender
+import TallyStyle
 
+/// The render options (SPEC §6), each declared once: its name (`size` is `--size` and `?size=`),
+/// the placeholder of its value, its help (which states its default once), whether a badge
+/// takes it, and how its text is read, checked and entered into the settings.
+///
+/// `--help`, the man page, the server's query and index page, `PlainRender` and the options
+/// model all read this enum; its order is the order values are checked in, so the first problem
+/// named is the same whichever front end, and in whichever order, they came. A new option is a
+/// new case: the compiler then asks for its declaration here and for its command-line property
+/// in `DrawingOptions` (swift-argument-parser declares an option as a property), and what it
+/// sets is a field of the settings the renderer reads, so the server's cache key has it too.
+package enum RenderOption: String, CaseIterable, Hashable, Sendable {
+    case size
+    case width
+    case height
+    case scale
+    case padding
+    case theme
+    case style
+    case seed
+    case fit
+    case frame
+    case detail
+    case background
+    case ink
+    case c2
+    case c3
+    case accent
+    case animate
+    case animateFrom = "animate-from"
+    case label
+    case caption
+    case of
+
+    /// How an option is shown and read.
+    package struct Declaration {
+        /// The placeholder in help (`px`); empty for a switch, which takes no value on the
+        /// command line (`--animate`) and `true` or `false` in a URL.
+        package let valueName: String
+        /// One or two sentences for `--help` and the server's index page.
+        package let help: String
+        /// Whether `tally badge` and `/badge/` take it (SPEC §7).
+        package let badge: Bool
+        /// Reads the value as given into the settings being built, or throws the one-line
+        /// message naming the option and quoting the value.
+        let read: (_ text: String, _ settings: inout RenderOptions.Draft) throws(CommandFailure) -> Void
+    }
+
+    /// The option's declaration.
+    package var declaration: Declaration {
+        let flag = self.flag
+        let option = self
+        func positive(_ text: String) throws(CommandFailure) -> Double { try RenderOptions.positive(option, text) }
+        func number(_ text: String, allowed: String, zero: Bool) throws(CommandFailure) -> Double {
+            try RenderOptions.number(option, text, allowed: allowed, zero: zero)
+        }
+        func switchValue(_ text: String) throws(CommandFailure) -> Bool { try RenderOptions.switchValue(option, text) }
+        func color(_ text: String) throws(CommandFailure) -> RGBA {
+            guard let color = RGBA(parsing: text) else { throw .usage(RenderOptions.colorError(option, text)) }
+            return color
+        }
+        func background(_ text: String) throws(CommandFailure) -> Background {
+            guard let background = Background(parsing: text) else {
+                throw .usage(RenderOptions.colorError(option, text, paper: true))
+            }
+            return background
+        }
+        switch self {
+        case .size:
+            return Declaration(
+                valueName: "px", badge: false,
+                help: "The longer side of the image in pixels (default 256; a gallery's tiles, 160)."
+            ) { text, settings throws(CommandFailure) in settings.side = .longer(try positive(text)) }
+        case .width:
+            return Declaration(
+                valueName: "px", badge: false,
+                help: "The width in pixels; the height follows the frame."
+            ) { text, settings throws(CommandFailure) in settings.side = .width(try positive(text)) }
+        case .height:
+            return Declaration(
+                valueName: "px", badge: false,
+                help: "The height in pixels; the width follows the frame."
+            ) { text, settings throws(CommandFailure) in settings.side = .height(try positive(text)) }
+        case .scale:
+            return Declaration(
+                valueName: "f", badge: true,
+                help: "Multiply every pixel length, e.g. 2 for @2x assets (default 1)."
+            ) { text, settings throws(CommandFailure) in settings.scale = try positive(text) }
+        case .padding:
+            return Declaration(
+                valueName: "px", badge: false,
+                help:
+                    "Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 2)."
+            ) { text, settings throws(CommandFailure) in
+                settings.padding = try number(text, allowed: "a number of pixels, 0 or more", zero: true)
+            }
+        case .theme:
+            return Declaration(
+                valueName: "theme", badge: true,
+                help:
+                    "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG; light for PNG and PDF, which cannot switch, so auto draws light there (with a note on stderr)."
+            ) { text, settings throws(CommandFailure) in
+                settings.theme = try Values.choice(text, option: flag, noun: "a theme")
+            }
+        case .style:
+            return Declaration(
+                valueName: "style", badge: false,
+                help: "clean (the default): geometric strokes; ink: hand-drawn wobble, the same for the same --seed."
+            ) { text, settings throws(CommandFailure) in
+                settings.style = try Values.choice(text, option: flag, noun: "a style")
+            }
+        case .seed:
+            return Declaration(
+                valueName: "n", badge: false,
+                help: "The seed of the ink style's wobble (default 0)."
+            ) { text, settings throws(CommandFailure) in settings.seed = try RenderOptions.seed(text) }
+        case .fit:
+            return Declaration(
+                valueName: "fit", badge: false,
+                help:
+                    "content (the default): the parts of the frame that hold the count, filling the image; frame: the whole frame, so counts in one frame share a size, as --frame implies."
+            ) { text, settings throws(CommandFailure) in
+                settings.fit = try Values.choice(text, option: flag, noun: "a fit")
+            }
+        case .frame:
+            return Declaration(
+                valueName: "unit", badge: false,
+                help:
+                    "Draw in this frame, so a sequence of counts shares one size and scale: 25, 100, 1000, 10000, … or a name such as hundred-block, row or block."
+            ) { text, settings throws(CommandFailure) in settings.frame = try Values.frame(text) }
+        case .detail:
+            return Declaration(
+                valueName: "mode", badge: false,
+                help:
+                    "auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given, everything else to auto."
+            ) { text, settings throws(CommandFailure) in
+                settings.detail = try Values.choice(text, option: flag, noun: "a level of detail")
+            }
+        case .background:
+            return Declaration(
+                valueName: "color", badge: false,
+                help:
+                    "none (transparent), paper (the theme's paper colour) or a colour. Default: paper for PNG and PDF, none for SVG, so a default image reads on light and dark pages."
+            ) { text, settings throws(CommandFailure) in settings.background = try background(text) }
+        case .ink:
+            return Declaration(
+                valueName: "color", badge: true,
+                help:
+                    "The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
+            ) { text, settings throws(CommandFailure) in settings.overrides[.c1] = try color(text) }
+        case .c2:
+            return Declaration(
+                valueName: "color", badge: true,
+                help: "The colour of crosses and the ten-thousand diagonal (token c2)."
+            ) { text, settings throws(CommandFailure) in settings.overrides[.c2] = try color(text) }
+        case .c3:
+            return Declaration(
+                valueName: "color", badge: true,
+                help: "The colour of boxes (token c3)."
+            ) { text, settings throws(CommandFailure) in settings.overrides[.c3] = try color(text) }
+        case .accent:
+            return Declaration(
+                valueName: "color", badge: true,
+                help: "The colour of the slash, the fifth mark of a gate."
+            ) { text, settings throws(CommandFailure) in settings.overrides[.accent] = try color(text) }
+        case .animate:
+            return Declaration(
+                valueName: "", badge: false,
+                help: "SVG: draw each mark in, in count order (about 3 s at most; off under reduced motion)."
+            ) { text, settings throws(CommandFailure) in settings.animation = try switchValue(text) ? .all : .none }
+        case .animateFrom:
+            return Declaration(
+                valueName: "m", badge: false,
+                help: "SVG: draw in only the marks that are new since this count; implies --animate."
+            ) { text, settings throws(CommandFailure) in settings.animation = .since(try Values.count(text, what: flag))
+            }
+        case .label:
+            return Declaration(
+                valueName: "text", badge: true,
+                help: "The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title."
+            ) { text, settings throws(CommandFailure) in  // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
+                settings.label = String(decoding: ByteText.bytes(text), as: UTF8.self)
+            }
+        case .caption:
+            return Declaration(
+                valueName: "", badge: false,
+                help:
+                    "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one."
+            ) { text, settings throws(CommandFailure) in settings.caption = try switchValue(text) }
+        case .of:
+            return Declaration(
+                valueName: "n", badge: true,
+                help:
+                    "Progress toward a goal of n: the goal's frame, with the cells still to fill as faint dashed outlines; a count past its goal is drawn whole, with the goal's frame outlined."
+            ) { text, settings throws(CommandFailure) in settings.goal = try RenderOptions.goal(text) }
+        }
+    }
+
+    /// The name without dashes: `size`, `animate-from`.
+    package var name: String { rawValue }
+    /// The placeholder in help; empty for a switch.
+    package var valueName: String { declaration.valueName }
+    /// The help text.
+    package var help: String { declaration.help }
     /// Whether the option is a switch.
     package var isSwitch: Bool { valueName.isEmpty }
     /// The option as messages name it: `--size`.
     package var flag: String { "--" + name }
 
-    init(_ name: String, _ valueName: String, _ help: String) {
-        (self.name, self.valueName, self.help) = (name, valueName, help)
-    }
-}
+    /// Every render option, in the order they are checked.
+    package static var all: [RenderOption] { allCases }
 
-extension RenderOption {
-    package static let size = RenderOption(
-        "size", "px", "The longer side of the image in pixels (default 256; a gallery's tiles, 160).")
-    package static let width = RenderOption("width", "px", "The width in pixels; the height follows the frame.")
-    package static let height = RenderOption("height", "px", "The height in pixels; the width follows the frame.")
-    package static let scale = RenderOption(
-        "scale", "f", "Multiply every pixel length, e.g. 2 for @2x assets (default 1).")
-    package static let padding = RenderOption(
-        "padding", "px",
-        "Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 2)."
-    )
-    package static let theme = RenderOption(
-        "theme", "theme",
-        "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG; light for PNG and PDF, which cannot switch, so auto draws light there (with a note on stderr)."
-    )
-    package static let style = RenderOption(
-        "style", "style",
-        "clean (the default): geometric strokes; ink: hand-drawn wobble, the same for the same --seed.")
-    package static let seed = RenderOption("seed", "n", "The seed of the ink style's wobble (default 0).")
-    package static let fit = RenderOption(
-        "fit", "fit",
-        "content (the default): the parts of the frame that hold the count, filling the image; frame: the whole frame, so counts in one frame share a size, as --frame implies."
-    )
-    package static let frame = RenderOption(
-        "frame", "unit",
-        "Draw in this frame, so a sequence of counts shares one size and scale: 25, 100, 1000, 10000, … or a name such as hundred-block, row or block."
-    )
-    package static let detail = RenderOption(
-        "detail", "mode",
-        "auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given, everything else to auto."
-    )
-    package static let background = RenderOption(
-        "background", "color",
-        "none (transparent), paper (the theme's paper colour) or a colour. Default: paper for PNG and PDF, none for SVG, so a default image reads on light and dark pages."
-    )
-    package static let ink = RenderOption(
-        "ink", "color",
-        "The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name.")
-    package static let c2 = RenderOption(
-        "c2", "color", "The colour of crosses and the ten-thousand diagonal (token c2).")
-    package static let c3 = RenderOption("c3", "color", "The colour of boxes (token c3).")
-    package static let accent = RenderOption("accent", "color", "The colour of the slash, the fifth mark of a gate.")
-    package static let animate = RenderOption(
-        "animate", "", "SVG: draw each mark in, in count order (about 3 s at most; off under reduced motion).")
-    package static let animateFrom = RenderOption(
-        "animate-from", "m", "SVG: draw in only the marks that are new since this count; implies --animate.")
-    package static let label = RenderOption(
-        "label", "text", "The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title.")
-    package static let caption = RenderOption(
-        "caption", "",
-        "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one."
-    )
-
-    package static let of = RenderOption(
-        "of", "n",
-        "Progress toward a goal of n: the goal's frame, with the cells still to fill as faint dashed outlines; a count past its goal is drawn whole, with the goal's frame outlined."
-    )
-
-    /// Every render option, in the order they are checked and written in the canonical form: so
-    /// the first problem named is the same whichever front end, and in whichever order, they
-    /// came.
-    package static let all: [RenderOption] = [
-        size, width, height, scale, padding, theme, style, seed, fit, frame, detail, background, ink, c2, c3, accent,
-        animate, animateFrom, label, caption, of,
-    ]
+    /// The options a badge takes (SPEC §7): its label and goal, the theme and the mark colours,
+    /// and the scale. Size, fit and the rest are the badge's own (20 px, shields.io's geometry).
+    package static let badgeOptions: [RenderOption] = allCases.filter { $0.declaration.badge }
 
     /// The option of this name, or nil.
-    package static func named(_ name: String) -> RenderOption? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> RenderOption? { RenderOption(rawValue: name) }
+}
+
+extension RenderOption.Declaration {
+    init(
+        valueName: String, badge: Bool, help: String,
+        read: @escaping (String, inout RenderOptions.Draft) throws(CommandFailure) -> Void
+    ) {
+        (self.valueName, self.badge, self.help, self.read) = (valueName, badge, help, read)
+    }
 }

@@ -19,25 +19,73 @@ import TallyStyle
 package struct RenderOptions: Sendable {
     /// The values as given, for messages about the settings the renderer refuses.
     package let given: [RenderOption: String]
-    var side: Viewport.Side?
-    var scale = 1.0
-    var padding: Double?
-    var theme: Theme?
-    var style = RenderSettings.Style.clean
-    var seed: UInt64 = 0
-    var fit: Fit?
-    var frame: UnitLevel?
-    var detail: Detail.Mode?
-    var background: Background?
-    var overrides: [ColorToken: RGBA] = [:]
-    var animate = false
-    var animateFrom: TallyCount?
-    var label: String?
-    var caption: Bool?
-    /// The goal given with `--of`, checked (with a `--frame` given beside it).
-    package private(set) var goal: TallyCount?
+    /// What the options set, as read.
+    package private(set) var draft = Draft()
 
-    /// Reads and checks every value, in the order of `RenderOption.all`.
+    /// The settings being built from the options: the renderer's own settings, and the parts
+    /// of the appearance whose defaults depend on the format, kept apart until it is known.
+    package struct Draft: Sendable {
+        /// Everything but the appearance; the format is set by `settings(format:)`.
+        var settings = RenderSettings()
+        var theme: Theme?
+        var background: Background?
+        var overrides: [ColorToken: RGBA] = [:]
+
+        // The renderer's settings, which the declarations set as if they were fields here.
+        var side: Viewport.Side? {
+            get { settings.side }
+            set { settings.side = newValue }
+        }
+        var scale: Double {
+            get { settings.scale }
+            set { settings.scale = newValue }
+        }
+        var padding: Double? {
+            get { settings.padding }
+            set { settings.padding = newValue }
+        }
+        var style: RenderSettings.Style {
+            get { settings.style }
+            set { settings.style = newValue }
+        }
+        var seed: UInt64 {
+            get { settings.seed }
+            set { settings.seed = newValue }
+        }
+        var fit: Fit? {
+            get { settings.fit }
+            set { settings.fit = newValue }
+        }
+        var frame: UnitLevel? {
+            get { settings.frame }
+            set { settings.frame = newValue }
+        }
+        var detail: Detail.Mode? {
+            get { settings.detail }
+            set { settings.detail = newValue }
+        }
+        var animation: Animation {
+            get { settings.animation }
+            set { settings.animation = newValue }
+        }
+        var label: String? {
+            get { settings.label }
+            set { settings.label = newValue }
+        }
+        var caption: Bool? {
+            get { settings.caption }
+            set { settings.caption = newValue }
+        }
+        var goal: TallyCount? {
+            get { settings.goal }
+            set { settings.goal = newValue }
+        }
+    }
+
+    /// The goal given with `--of`, checked (with a `--frame` given beside it).
+    package var goal: TallyCount? { draft.goal }
+
+    /// Reads and checks every value, in the order of `RenderOption.allCases`.
     ///
     /// - Parameter given: each option's value as given; a switch's is `true`, `false` or empty
     ///   (on), as in `?caption`, `?caption=false`.
@@ -45,11 +93,11 @@ package struct RenderOptions: Sendable {
     ///   wrong, or two options that cannot be given together.
     package init(_ given: [RenderOption: String]) throws(CommandFailure) {
         self.given = given
-        for option in RenderOption.all {
+        for option in RenderOption.allCases {
             guard let text = given[option] else { continue }
-            try read(option, text)
+            try option.declaration.read(text, &draft)
         }
-        if let goal, let frame, frame != UnitLevel.frame(for: goal) {
+        if let goal, let frame = draft.frame, frame != UnitLevel.frame(for: goal) {
             let own = UnitLevel.frame(for: goal)
             throw .usage(
                 "--frame '\(Values.printable(given[.frame] ?? ""))' is not the frame of --of '\(goal.value)', a \(own.name) of \(Words.grouped(own.capacity)); give one of them, or that frame"
@@ -60,38 +108,6 @@ package struct RenderOptions: Sendable {
             throw .usage(
                 "give only one of --size, --width and --height; \(Values.list(sides.map(\.flag), conjunction: "and")) are given"
             )
-        }
-    }
-
-    private mutating func read(_ option: RenderOption, _ text: String) throws(CommandFailure) {
-        switch option {
-        case .size: side = .longer(try Self.positive(option, text))
-        case .width: side = .width(try Self.positive(option, text))
-        case .height: side = .height(try Self.positive(option, text))
-        case .scale: scale = try Self.positive(option, text)
-        case .padding: padding = try Self.number(option, text, allowed: "a number of pixels, 0 or more", zero: true)
-        case .theme: theme = try Values.choice(text, option: option.flag, noun: "a theme")
-        case .style: style = try Values.choice(text, option: option.flag, noun: "a style")
-        case .seed: seed = try Self.seed(text)
-        case .fit: fit = try Values.choice(text, option: option.flag, noun: "a fit")
-        case .frame: frame = try Values.frame(text)
-        case .detail: detail = try Values.choice(text, option: option.flag, noun: "a level of detail")
-        case .background:
-            guard let parsed = Background(parsing: text) else {
-                throw .usage(Self.colorError(option, text, paper: true))
-            }
-            background = parsed
-        case .ink, .c2, .c3, .accent:
-            guard let color = RGBA(parsing: text) else { throw .usage(Self.colorError(option, text)) }
-            let token: ColorToken = option == .ink ? .c1 : option == .c2 ? .c2 : option == .c3 ? .c3 : .accent
-            overrides[token] = color
-        case .animate: animate = try Self.switchValue(option, text)
-        case .animateFrom: animateFrom = try Values.count(text, what: option.flag)
-        // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
-        case .label: label = String(decoding: ByteText.bytes(text), as: UTF8.self)
-        case .caption: caption = try Self.switchValue(option, text)
-        case .of: goal = try Self.goal(text)
-        default: preconditionFailure("an option missing from RenderOptions.read: \(option.name)")
         }
     }
 
@@ -158,10 +174,10 @@ package struct RenderOptions: Sendable {
     }
 
     /// Whether a size was given (`--size`, `--width` or `--height`).
-    package var sizeGiven: Bool { side != nil }
+    package var sizeGiven: Bool { draft.side != nil }
 
     /// The frame pinned with `--frame`, if any.
-    package var pinnedFrame: UnitLevel? { frame }
+    package var pinnedFrame: UnitLevel? { draft.frame }
 
     /// The settings for a format: what is not given is the format's default
     /// (`Appearance.default(for:)`, SPEC §3).
@@ -169,14 +185,14 @@ package struct RenderOptions: Sendable {
     /// - Throws: `CommandFailure` when `SOURCE_DATE_EPOCH`, which dates a PDF, is not a number
     ///   of seconds.
     package func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
+        var settings = draft.settings
+        settings.format = format
         let defaults = Appearance.default(for: format)
-        let appearance = Appearance(
-            theme: theme ?? defaults.theme, overrides: overrides, background: background ?? defaults.background)
-        return RenderSettings(
-            format: format, side: side, scale: scale, padding: padding, appearance: appearance, style: style,
-            seed: seed, fit: fit, frame: frame, detail: detail, label: label, caption: caption, goal: goal,
-            animation: animateFrom.map { .since($0) } ?? (animate ? .all : .none),
-            documentDate: try Self.documentDate())
+        settings.appearance = Appearance(
+            theme: draft.theme ?? defaults.theme, overrides: draft.overrides,
+            background: draft.background ?? defaults.background)
+        settings.documentDate = try Self.documentDate()
+        return settings
     }
 
     /// SPEC §5: PDF dates come from `SOURCE_DATE_EPOCH` when it is set, else a fixed date.
@@ -192,7 +208,7 @@ package struct RenderOptions: Sendable {
     /// The one-line note for `--theme auto` on a format that cannot follow the viewer (SPEC §3),
     /// or nil.
     package func note(format: OutputFormat) -> String? {
-        guard theme == .auto, format == .png || format == .pdf else { return nil }
+        guard draft.theme == .auto, format == .png || format == .pdf else { return nil }
         return
             "tally: note: --theme auto draws the light palette in \(format.rawValue.uppercased()); only SVG follows the viewer's colour scheme\n"
     }
@@ -246,19 +262,15 @@ package struct RenderOptions: Sendable {
     }
 }
 
-extension RenderOption {
-    /// The options a badge takes (SPEC §7): its label and goal, the theme and the mark colours,
-    /// and the scale. Size, fit and the rest are the badge's own (20 px, shields.io's geometry).
-    package static let badgeOptions: [RenderOption] = [scale, theme, ink, c2, c3, accent, label, of]
-}
-
 extension RenderOptions {
     /// The settings of a badge in a format, after checking that only badge options were given
     /// (`RenderOption.badgeOptions`); an empty label is no label.
     /// - Throws: `CommandFailure` (64) naming an option a badge does not take, or
     ///   `SOURCE_DATE_EPOCH` out of range.
     package func badgeSettings(format: OutputFormat) throws(CommandFailure) -> BadgeSettings {
-        if let other = RenderOption.all.first(where: { given[$0] != nil && !RenderOption.badgeOptions.contains($0) }) {
+        if let other = RenderOption.allCases.first(where: {
+            given[$0] != nil && !RenderOption.badgeOptions.contains($0)
+        }) {
             throw .usage(
                 "\(other.flag) is not a badge option; a badge takes \(Values.list(RenderOption.badgeOptions.map(\.flag), conjunction: "and"))"
             )
@@ -268,8 +280,8 @@ extension RenderOptions {
         }
         let defaults = Appearance.default(for: format)
         return BadgeSettings(
-            format: format, label: label?.isEmpty == true ? nil : label, goal: goal, scale: scale,
-            appearance: Appearance(theme: theme ?? defaults.theme, overrides: overrides, background: .none),
+            format: format, label: draft.label?.isEmpty == true ? nil : draft.label, goal: goal, scale: draft.scale,
+            appearance: Appearance(theme: draft.theme ?? defaults.theme, overrides: draft.overrides, background: .none),
             documentDate: try Self.documentDate())
     }
 

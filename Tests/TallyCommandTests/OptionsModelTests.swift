@@ -22,6 +22,16 @@ import Testing
         }
     }
 
+    /// `tally badge` offers exactly the options the table says a badge takes.
+    @Test func theBadgeOffersItsOptions() throws {
+        let help = try TallyProcess.run(["badge", "--help"]).text
+        for option in RenderOption.allCases {
+            #expect(
+                help.contains("--\(option.name) ") == RenderOption.badgeOptions.contains(option),
+                "badge --help and --\(option.name)")
+        }
+    }
+
     /// Values are named as given, not after conversion, and a refusal says what is wrong with the
     /// value (a number in place of a name is "not a theme", not "negative").
     @Test(arguments: [
