@@ -182,7 +182,8 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "text", badge: true,
                 help: "The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title."
-            ) { text, settings throws(CommandFailure) in  // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
+            ) { text, settings throws(CommandFailure) in
+                // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
                 settings.label = String(decoding: ByteText.bytes(text), as: UTF8.self)
             }
         case .caption:
