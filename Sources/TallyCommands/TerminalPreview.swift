@@ -63,20 +63,27 @@ struct TerminalOptions: ParsableArguments {
             try color.map { text throws(CommandFailure) in
                 try Values.choice(text, option: "--color", noun: "a colour mode")
             } ?? .auto
-        let colored = choice == .always || (choice == .auto && isatty(descriptor) == 1)
+        // NO_COLOR (no-color.org) and a dumb terminal turn colour off unless --color always asks.
+        let noColor = !(environmentValue("NO_COLOR") ?? "").isEmpty || environmentValue("TERM") == "dumb"
+        let colored = choice == .always || (choice == .auto && isatty(descriptor) == 1 && !noColor)
         guard colored else { return .none }
         let colorTerm = environmentValue("COLORTERM") ?? ""
         return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .palette256
     }
 
-    /// Whether to draw with the dark palette: `--theme dark`, or under `auto` (the default) a
-    /// terminal whose `COLORFGBG` names a dark background (`15;0`: white on black).
-    static func dark(_ settings: RenderSettings, themeGiven: Bool) -> Bool {
+    /// Which palette to draw with: `--theme light` or `dark`; under `auto` (the default) the
+    /// one `COLORFGBG` names (`15;0`: white on black), and where nothing says, nil: ink in the
+    /// terminal's own foreground and mid tones that read on any background (SPEC §6).
+    ///
+    /// The terminal is not asked for its background (OSC 11): a terminal that does not answer
+    /// costs the whole wait on every run, a slow answer lands in the shell's input after tally
+    /// has gone, and the default already reads on light and dark terminals alike.
+    static func dark(_ settings: RenderSettings, themeGiven: Bool) -> Bool? {
         let theme = settings.appearance.theme
         if themeGiven && theme != .auto { return theme == .dark }
         guard let value = environmentValue("COLORFGBG"), let last = value.split(separator: ";").last,
             let background = Int(last)
-        else { return false }
+        else { return nil }
         // The 16 ANSI colours: 0–6 and 8 are dark, 7 and 9–15 light.
         return background == 8 || (0...6).contains(background)
     }

@@ -323,20 +323,34 @@ extension Renderer {
     /// planned as an image of `2 × columns` pixels across (a braille cell is 2 × 4 square dots),
     /// so the level of detail follows the cell resolution; size and scale settings do not apply.
     ///
+    /// The caption (SPEC §2, "Magnitude in the picture") is printed as text under the picture,
+    /// every digit where they fit the columns and the short form where they do not, rather than
+    /// drawn in dots.
+    ///
     /// - Parameters:
-    ///   - dark: draw with the dark palette (for a dark terminal background).
+    ///   - dark: the dark palette, the light one, or nil where the terminal's background is not
+    ///     known: ink in its own foreground and mid tones that read on any background.
     ///   - colors: plain characters, or ANSI colours in 256 or 24-bit.
     /// - Throws: `RenderError` for settings the renderer refuses (a count beyond its frame).
     package static func terminal(
-        _ count: TallyCount, _ settings: RenderSettings, columns: Int, dark: Bool, colors: TerminalColors
+        _ count: TallyCount, _ settings: RenderSettings, columns: Int, dark: Bool?, colors: TerminalColors
     ) throws(RenderError) -> String {
         var settings = settings
         settings.format = .svg
         settings.side = .width(Double(columns * 2))
         settings.scale = 1
         settings.animation = .none
+        let captioned = Magnitude.captioned(count, asked: settings.caption)
+        settings.caption = false
         let layout = try layout(count, settings)
-        return TerminalRenderer.render(
-            layout.scene, viewport: layout.viewport, palette: settings.appearance.palette(dark: dark), colors: colors)
+        let palette: TerminalPalette = dark.map { .theme(settings.appearance.palette(dark: $0)) } ?? .anyBackground
+        var text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)
+        if captioned {
+            let full = Words.grouped(count.value)
+            let caption = full.count <= columns ? full : Words.short(count.value)
+            let margin = max(0, (columns - caption.count) / 2)
+            text += String(repeating: " ", count: margin) + caption + "\n"
+        }
+        return text
     }
 }

@@ -1,6 +1,31 @@
 import TallyGeometry
 import TallyStyle
 
+/// The colours a preview is drawn in: a palette for a terminal whose background is known, or,
+/// where it is not, the terminal's own foreground for ink and colours that read on any
+/// background.
+package enum TerminalPalette: Sendable, Equatable {
+    /// The theme's palette, for a background known to be light or dark.
+    case theme(Palette)
+    /// Ink (`c1`) in the terminal's default foreground (SGR 39), which its user chose to read on
+    /// its background; the other tokens in mid tones at least 3:1 on white and on a #1E1E1E
+    /// terminal alike (SPEC §6).
+    case anyBackground
+
+    /// The mid tones of `anyBackground`: each between 3:1 on white and 3:1 on #1E1E1E.
+    package static let midTones: [ColorToken: RGBA] = [
+        .c2: RGBA(hex: 0x8A8A8A), .c3: RGBA(hex: 0x747474), .accent: RGBA(hex: 0xD94033),
+    ]
+
+    /// The colour of a token; nil for the terminal's default foreground.
+    func color(_ token: ColorToken) -> RGBA? {
+        switch self {
+        case .theme(let palette): palette[token]
+        case .anyBackground: Self.midTones[token]
+        }
+    }
+}
+
 /// How a terminal preview is coloured.
 package enum TerminalColors: Sendable, Equatable {
     /// Plain characters, no escape sequences.
@@ -22,11 +47,14 @@ package enum TerminalColors: Sendable, Equatable {
 ///
 /// Each dot is lit where a mark's pen or fill covers its centre, in the colour of the topmost
 /// mark there; a cell takes the colour most of its dots have. The terminal's own background
-/// stays: only the marks are coloured.
+/// stays: only the marks are coloured. Rows with no dot lit above and below the marks are left
+/// out, and a caption is not drawn in dots: the caller prints it as text.
 package enum TerminalRenderer {
     /// The preview of a scene planned for a viewport of `2 × columns` pixels across: one line of
     /// cells per 4 pixel rows, each line ended by a newline (and a colour reset when coloured).
-    package static func render(_ scene: Scene, viewport: Viewport, palette: Palette, colors: TerminalColors) -> String {
+    package static func render(
+        _ scene: Scene, viewport: Viewport, palette: TerminalPalette, colors: TerminalColors
+    ) -> String {
         let width = Int(viewport.width.rounded())
         let height = Int(viewport.height.rounded())
         let columns = (width + 1) / 2
@@ -39,7 +67,7 @@ package enum TerminalRenderer {
         func pixel(_ point: Point) -> (Double, Double) {
             ((point.x - box.minX) * ppu, (point.y - box.minY) * ppu)
         }
-        for (index, mark) in scene.marks.enumerated() {
+        for (index, mark) in scene.marks.enumerated() where mark.kind != .caption {
             if mark.kind.isFilled {
                 // A fill is closed rectangles: light every dot whose centre is inside one.
                 for rect in stride(from: 0, to: mark.segments.count - 3, by: 4).map({ mark.segments[$0..<($0 + 4)] }) {
@@ -81,7 +109,10 @@ package enum TerminalRenderer {
         // Braille dot bits by position in the cell: (column, row) → bit.
         let bits: [[UInt32]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
         var out = ""
-        for row in 0..<rows {
+        func lit(_ row: Int) -> Bool { dots[(row * 4 * span)..<((row + 1) * 4 * span)].contains { $0 > 0 } }
+        let first = (0..<rows).first(where: lit) ?? 0
+        let last = (0..<rows).last(where: lit) ?? -1
+        for row in first...max(first, last) where last >= 0 {
             var current: ColorToken?
             for column in 0..<columns {
                 var pattern: UInt32 = 0
@@ -98,7 +129,7 @@ package enum TerminalRenderer {
                     // The colour most dots have; ties go to the first token (c1 before the rest).
                     let token = ColorToken.allCases.max { (votes[$0] ?? 0) < (votes[$1] ?? 0) }!
                     if token != current {
-                        out += escape(palette[token], colors)
+                        out += palette.color(token).map { escape($0, colors) } ?? "\u{1B}[39m"
                         current = token
                     }
                 }
