@@ -155,6 +155,7 @@ import TallyCairo
         #expect(Array(run.stdout) == (try Renderer.badge(badge, BadgeSettings(format: .svg, label: "downloads"))))
     }
 
+    #if Cairo
     /// The same pixels with fonts and with none (an empty fontconfig): the text is paths.
     @Test(.enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"))
     func rsvgDrawsTheSamePixelsWithoutFonts() throws {
@@ -177,7 +178,6 @@ import TallyCairo
         #expect(a.height == 20 && a.pixels == b.pixels)
     }
 
-    #if Cairo
     func png(_ count: UInt64, label: String? = "downloads", of goal: UInt64? = nil, theme: Theme, scale: Double)
         throws -> PNGImage
     {
