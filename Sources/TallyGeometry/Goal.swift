@@ -1,5 +1,9 @@
 /// SPEC §6, `--of N`: the cells a goal holds that the count has not filled yet, drawn as faint
-/// dashed `remaining` outlines, so 6,200 of 10,000 shows what is done and what is still to do.
+/// dotted `remaining` outlines, so 6,200 of 10,000 shows what is done and what is still to do.
+///
+/// Dots, not dashes: each dot is as long as its pen (at least an output pixel) and the gaps three
+/// times that, so the pattern resolves at every size, never closing into a solid outline, and a
+/// remaining cell carries a fraction of a done cell's ink (SPEC §2, "Weight follows quantity").
 ///
 /// Below the frame, each child cell the goal holds is one of:
 /// - filled as far as the goal holds it: nothing to add;
@@ -23,12 +27,15 @@ enum RemainingCells {
     /// layout's origin, where its first cell sits whatever the count.
     static func goalOutline(_ goal: TallyCount, detail: Detail, placement: Placement) -> Mark {
         let level = UnitLevel.frame(for: goal)
-        return outline(level, at: Point(0, 0), placement, dashLength(detail))
+        // Inside the goal's cell by two pens and two pixels, clear of the box a complete cell is
+        // drawn with, so the goal's edge shows past it (12,000 of 10,000 is not 12,000).
+        let inset = 2 * pen(level) + 2 * dashLength(detail)
+        return outline(level, at: Point(0, 0), placement, dashLength(detail), inset: inset)
     }
 
-    /// The shortest dash: about 2.5 output pixels, so dashes stay dashes at any size.
+    /// One output pixel in layout units, the shortest dot; 0 without an output scale.
     private static func dashLength(_ detail: Detail) -> Double {
-        if case .automatic(let pixelsPerUnit) = detail, pixelsPerUnit > 0 { return 2.5 / pixelsPerUnit }
+        if case .automatic(let pixelsPerUnit) = detail, pixelsPerUnit > 0 { return 1 / pixelsPerUnit }
         return 0
     }
 
@@ -69,17 +76,19 @@ enum RemainingCells {
         }
     }
 
-    /// A cell's outline, inset by half its pen, in dashes.
-    private static func outline(_ level: UnitLevel, at origin: Point, _ placement: Placement, _ dash: Double) -> Mark {
+    /// A cell's outline, inset by half its pen (and `inset` more), in dots.
+    private static func outline(
+        _ level: UnitLevel, at origin: Point, _ placement: Placement, _ pixel: Double, inset: Double = 0
+    ) -> Mark {
         let pen = pen(level)
         let size = placement.cellSize(level)
-        let (x0, y0) = (origin.x + pen / 2, origin.y + pen / 2)
-        let (x1, y1) = (origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
-        let length = max(min(x1 - x0, y1 - y0) / 9, dash)
+        let (x0, y0) = (origin.x + pen / 2 + inset, origin.y + pen / 2 + inset)
+        let (x1, y1) = (origin.x + size.x - pen / 2 - inset, origin.y + size.y - pen / 2 - inset)
+        let dot = max(pen, pixel)
         let sides = [
             Segment(x0, y0, x1, y0), Segment(x1, y0, x1, y1), Segment(x1, y1, x0, y1), Segment(x0, y1, x0, y0),
         ]
-        return mark(level.capacity, pen, sides.flatMap { dashes($0, length) })
+        return mark(level.capacity, pen, sides.flatMap { dots($0, dot) })
     }
 
     /// The place of stroke `index` (0–3) or of the slash (4) in a gate, dashed.
@@ -90,8 +99,7 @@ enum RemainingCells {
                 origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeTop,
                 origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeBottom)
             : Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)
-        let length = max((Proportions.strokeBottom - Proportions.strokeTop) / 5, dash)
-        return mark(1, pen(.gate), dashes(segment, length))
+        return mark(1, pen(.gate), dots(segment, max(pen(.gate), dash)))
     }
 
     private static func mark(_ unit: UInt64, _ pen: Double, _ segments: [Segment]) -> Mark {
@@ -100,17 +108,19 @@ enum RemainingCells {
             opacity: Proportions.remainingOpacity)
     }
 
-    /// A segment cut into an odd number of equal dashes and gaps, dashes at both ends, each
-    /// about `length` long (one dash where it is shorter than three).
-    static func dashes(_ segment: Segment, _ length: Double) -> [Segment] {
+    /// Dots `dot` long along a segment, three times that apart, one at each end and the rest
+    /// spread evenly between them (one dot where the segment is shorter than two).
+    static func dots(_ segment: Segment, _ dot: Double) -> [Segment] {
         let dx = segment.end.x - segment.start.x
         let dy = segment.end.y - segment.start.y
         let total = (dx * dx + dy * dy).squareRoot()
-        let count = length > 0 ? max(1, Int((total / length + 1) / 2)) : 1
-        let parts = Double(2 * count - 1)
+        guard dot > 0, total > dot else { return [segment] }
+        let count = max(1, Int(((total + 3 * dot) / (4 * dot)).rounded(.down)))
+        guard count > 1 else { return [segment] }
+        let step = (total - dot) / Double(count - 1)
         return (0..<count).map { index in
-            let from = Double(2 * index) / parts
-            let to = Double(2 * index + 1) / parts
+            let from = Double(index) * step / total
+            let to = (Double(index) * step + dot) / total
             return Segment(
                 segment.start.x + dx * from, segment.start.y + dy * from, segment.start.x + dx * to,
                 segment.start.y + dy * to)

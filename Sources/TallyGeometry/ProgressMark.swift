@@ -17,19 +17,53 @@ enum ProgressMark {
     ///     output scale (`Placement`).
     ///   - size: the cell's size as placed.
     ///   - pixelsPerUnit: the output scale.
-    static func mark(_ level: UnitLevel, count: UInt64, at origin: Point, size: Point, pixelsPerUnit: Double) -> Mark {
-        let rects = cover(
-            count: count, of: level.capacity, cellPixels: cellPixels(size, pixelsPerUnit),
-            horizontal: level.shape == .row || level.shape == .gate)
-        let segments = rects.flatMap { rect in
-            outline(
-                Rect(
-                    minX: origin.x + rect.minX / pixelsPerUnit, minY: origin.y + rect.minY / pixelsPerUnit,
-                    width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
+    static func marks(_ level: UnitLevel, count: UInt64, at origin: Point, size: Point, pixelsPerUnit: Double)
+        -> [Mark]
+    {
+        let horizontal = level.shape == .row || level.shape == .gate
+        let pixels = cellPixels(size, pixelsPerUnit)
+        let rects = cover(count: count, of: level.capacity, cellPixels: pixels, horizontal: horizontal)
+        func segments(_ rects: [Rect]) -> [Segment] {
+            rects.flatMap { rect in
+                outline(
+                    Rect(
+                        minX: origin.x + rect.minX / pixelsPerUnit, minY: origin.y + rect.minY / pixelsPerUnit,
+                        width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
+            }
         }
-        return Mark(
-            kind: .progress, unit: level.capacity, color: .c1, width: 0, segments: segments,
-            opacity: Proportions.progressOpacity)
+        let tint = Mark(
+            kind: .progress, unit: level.capacity, color: .c1, width: 0, segments: segments(rects),
+            opacity: Proportions.progressTintOpacity)
+        let edge = Mark(
+            kind: .edge, unit: level.capacity, color: .c1, width: 0,
+            segments: segments(leadingEdge(of: rects, horizontal: horizontal)), opacity: Proportions.progressOpacity)
+        return [tint, edge]
+    }
+
+    /// The last whole pixels the wash covers along its fill order: for rows filled top to bottom,
+    /// the lowest covered pixel of every column; for columns filled left to right, the rightmost
+    /// of every row. One pixel thick, inside the covered area.
+    static func leadingEdge(of rects: [Rect], horizontal: Bool) -> [Rect] {
+        guard let first = rects.first else { return [] }
+        // `first` is the whole lines, and a second rectangle the part of the next line.
+        let part = rects.count > 1 ? rects[1] : nil
+        if horizontal {
+            // Columns: the part column's pixels, and the last whole column below them.
+            var edge: [Rect] = []
+            if let part { edge.append(part) }
+            let from = part?.height ?? 0
+            if first.width > 0 && from < first.height {
+                edge.append(Rect(minX: first.maxX - 1, minY: from, width: 1, height: first.height - from))
+            }
+            return edge
+        }
+        var edge: [Rect] = []
+        if let part { edge.append(part) }
+        let from = part?.width ?? 0
+        if first.height > 0 && from < first.width {
+            edge.append(Rect(minX: from, minY: first.maxY - 1, width: first.width - from, height: 1))
+        }
+        return edge
     }
 
     /// The whole output pixels inside a cell, each way, at least one.
@@ -49,7 +83,7 @@ enum ProgressMark {
 
     /// The covered pixels as at most two rectangles in pixels, from the cell's top left: whole
     /// lines (columns when `horizontal`), then the part of the next one.
-    private static func cover(
+    static func cover(
         count: UInt64, of capacity: UInt64, cellPixels: (width: Double, height: Double),
         horizontal: Bool
     ) -> [Rect] {

@@ -83,11 +83,16 @@ package enum Proportions {
 
     // MARK: Partial progress
 
-    /// A progress mark (`ProgressMark`) is a fill in the strokes' colour (c1) at this opacity:
-    /// over either theme's paper it is the lightest mark of the picture, lighter than every cap
-    /// so it never reads as one, and still at least 3:1 against the paper (SPEC §2, "Contrast":
-    /// 3.53:1 light, 5.20:1 dark).
+    /// The edge of a progress wash (`ProgressMark`, kind `edge`) is a fill in the strokes'
+    /// colour (c1) at this opacity: over either theme's paper it is the lightest mark of the
+    /// picture, lighter than every cap so it never reads as one, and still at least 3:1 against
+    /// the paper (SPEC §2, "Contrast": 3.53:1 light, 5.20:1 dark).
     package static let progressOpacity = 0.55
+    /// The wash itself (kind `progress`) is a tint of the strokes' colour at this opacity: it
+    /// shows the area covered, and light enough that a unit 24 of 25 full, its wash over nearly
+    /// the whole cell with its edge, carries no more ink than a finished sibling's cap (SPEC §2,
+    /// "Weight follows quantity"); its edge carries the contrast.
+    package static let progressTintOpacity = 0.06
 
     /// The cells a goal still holds (`--of`, `RemainingCells`): dashed outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either

@@ -36,19 +36,22 @@ public struct Segment: Hashable, Sendable {
 
 /// What a mark is (SPEC §2); every backend gives each kind its own class or layer.
 ///
-/// Every kind but `progress` is a pen stroked along its segments. A `progress` mark is a region
-/// to fill: closed rectangles (filled with the nonzero rule, so overlaps are painted once) in its
-/// colour at `Proportions.progressOpacity`. It stands for the progress of a unit too small to
-/// show its own detail (SPEC §2, "Partial progress is never invisible"). A `caption` mark is one
+/// Every kind but `progress` and `edge` is a pen stroked along its segments. A `progress` mark is
+/// a region to fill: closed rectangles (filled with the nonzero rule, so overlaps are painted
+/// once) in its colour at `Proportions.progressTintOpacity`, a light tint. It stands for the
+/// progress of a unit too small to show its own detail (SPEC §2, "Partial progress is never
+/// invisible"), and its `edge` is the line of whole pixels where the tint ends, filled like it
+/// at `Proportions.progressOpacity`: the edge carries the 3:1 contrast, the tint only the area,
+/// so a unit nearly full never outweighs a finished one (SPEC §2, "Weight follows quantity"). A `caption` mark is one
 /// glyph of the count written under the tally (`--caption`), in the core's own stroke font
 /// (`StrokeFont`); its `unit` is 0, as it marks no unit. A `remaining` mark outlines, in dashes, a
 /// cell that a goal holds and the count has not filled (`--of`, SPEC §6); its `unit` is the
 /// capacity of that cell.
 public enum MarkKind: String, CaseIterable, Hashable, Sendable {
-    case stroke, slash, cross, box, line, diagonal, progress, caption, remaining
+    case stroke, slash, cross, box, line, diagonal, progress, edge, caption, remaining
 
     /// Whether the mark is filled rather than stroked.
-    public var isFilled: Bool { self == .progress }
+    public var isFilled: Bool { self == .progress || self == .edge }
 
     /// Whether the mark is part of the tally: every kind but `caption` and `remaining`, which
     /// are written beside the count's marks and never drawn in by motion or ink.

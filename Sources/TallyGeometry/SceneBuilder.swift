@@ -49,10 +49,8 @@ struct SceneBuilder {
             partial(child, count: rest, at: at)
         } else if case .automatic(let pixelsPerUnit) = detail {
             // Too small for its own detail: the child being filled still shows its progress.
-            marks.append(
-                ProgressMark.mark(
-                    child, count: rest, at: at, size: placement.cellSize(child),
-                    pixelsPerUnit: pixelsPerUnit))
+            marks += ProgressMark.marks(
+                child, count: rest, at: at, size: placement.cellSize(child), pixelsPerUnit: pixelsPerUnit)
         }
     }
 

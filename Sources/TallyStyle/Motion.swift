@@ -11,7 +11,7 @@ package enum Motion {
         case .cross, .box, .line, .diagonal: 0.28
         // A progress fill has no pen to draw in, and a caption or a goal's remaining cell is
         // not a mark of the count: they are shown at once.
-        case .progress, .caption, .remaining: 0
+        case .progress, .edge, .caption, .remaining: 0
         }
     }
 

@@ -88,10 +88,10 @@ import TallyTestSupport
                 && drawn.c3 == RGBA(hex: palette.c3) && drawn.accent == RGBA(hex: palette.accent), "\(palette.name)")
         let over = try #require(Scene(count: 25).marks.first { $0.kind == .cross })
         #expect(over.opacity == Self.capOverDetailOpacity)
-        let wash = try Renderer.layout(10_001, RenderSettings(format: .png, side: .longer(64))).scene.marks.first {
-            $0.kind == .progress
-        }
-        #expect(try #require(wash).opacity == Self.washOpacity)
+        // A wash is a tint (SPEC §2: 0.06) whose edge carries the contrast: measured at its edge.
+        let washMarks = try Renderer.layout(10_001, RenderSettings(format: .png, side: .longer(64))).scene.marks
+        #expect(try #require(washMarks.first { $0.kind == .edge }).opacity == Self.washOpacity)
+        #expect(try #require(washMarks.first { $0.kind == .progress }).opacity == 0.06)
 
         let paper = Self.rgb(palette.paper)
         let colours: [String: (Double, Double, Double)] = [
@@ -127,7 +127,7 @@ import TallyTestSupport
             ("stroke", .stroke, .c1, 1), ("slash", .slash, .accent, 1), ("cross", .cross, .c2, 1),
             ("box", .box, .c3, 1),
             ("line", .line, .c1, 1), ("diagonal", .diagonal, .c2, 1), ("caption", .caption, .c2, 1),
-            ("cap over detail", .cross, .c2, Self.capOverDetailOpacity), ("progress", .progress, .c1, Self.washOpacity),
+            ("cap over detail", .cross, .c2, Self.capOverDetailOpacity), ("progress", .edge, .c1, Self.washOpacity),
         ]
         let settings = RenderSettings(
             format: .png, side: .longer(128), appearance: Appearance(theme: palette.theme, background: .paper))

@@ -227,7 +227,7 @@ import TallyTestSupport
             // Every kind of mark, of every unit, is drawn at least as often under content as
             // under frame (by kind and unit: each scale has its own whole-pixel steps).
             func histogram(_ scene: Scene) -> [String: Int] {
-                scene.marks.filter { $0.kind != .progress }.reduce(into: [:]) {
+                scene.marks.filter { !$0.kind.isFilled }.reduce(into: [:]) {
                     $0["\($1.kind)(\($1.unit))", default: 0] += 1
                 }
             }

@@ -98,7 +98,7 @@ import Testing
             for mark in scene(n, detail).marks {
                 let expected: ColorToken
                 switch mark.kind {
-                case .stroke, .line, .progress: expected = .c1
+                case .stroke, .line, .progress, .edge: expected = .c1
                 case .slash: expected = .accent
                 case .cross, .diagonal, .caption: expected = .c2
                 // A goal's remaining cells: the colour of boxes, never the ink of progress (SPEC §6).

@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    private func isCap(_ mark: Mark) -> Bool { mark.kind != .stroke && mark.kind != .slash && mark.kind != .progress }
+    private func isCap(_ mark: Mark) -> Bool { mark.kind != .stroke && mark.kind != .slash && !mark.kind.isFilled }
 
     private func describe(_ mark: Mark) -> String { "\(mark.kind)(\(mark.unit))" }
 
@@ -47,7 +47,7 @@ import Testing
         let full = scene(n)
         let reduced = designScene(n, .automatic(pixelsPerUnit: pixelsPerUnit))
         let fullMarks = Set(full.marks.map(opaque))
-        let drawn = reduced.marks.filter { $0.kind != .progress }.map(opaque)
+        let drawn = reduced.marks.filter { !$0.kind.isFilled }.map(opaque)
         let shown = Set(drawn)
         let at = "count \(n) at \(pixelsPerUnit) px/unit"
         // 1. Level of detail only leaves marks out (and adds progress marks); it never moves one.
@@ -183,7 +183,7 @@ import Testing
         ) { digits, raw, logScale in
             let n = countWithDigits(digits, raw)
             let small = designScene(n, .automatic(pixelsPerUnit: pow10(logScale))).marks
-                .filter { $0.kind != .progress && !isInTinyBox($0, pixelsPerUnit: pow10(logScale + 0.5)) }.map(opaque)
+                .filter { !$0.kind.isFilled && !isInTinyBox($0, pixelsPerUnit: pow10(logScale + 0.5)) }.map(opaque)
             let large = Set(designScene(n, .automatic(pixelsPerUnit: pow10(logScale + 0.5))).marks.map(opaque))
             #expect(small.allSatisfy(large.contains), "count \(n) at 10^\(logScale) px/unit")
         }
@@ -199,7 +199,7 @@ import Testing
         // 137 drawn a few pixels wide: the complete hundred-block (a 3.9 px box, too small for
         // its cross), and the 37 as a progress mark.
         let tiny = scene(137, .automatic(pixelsPerUnit: 0.05))
-        #expect(tiny.marks.map(\.kind) == [.box, .progress])
+        #expect(tiny.marks.map(\.kind) == [.box, .progress, .edge])
         let progress = try #require(tiny.marks.last)
         #expect(progress.unit == 100)
         // It lies in the second square of the row, one whole-pixel step (5 px: 100 units) along.
