@@ -63,23 +63,7 @@ struct BadgeCommand: ParsableCommand {
             valueName: RenderOption.of.valueName))
     var of: String?
 
-    @Option(name: .customLong(RenderOption.theme.name), parsing: .unconditional, help: .init(RenderOption.theme))
-    var theme: String?
-
-    @Option(name: .customLong(RenderOption.scale.name), parsing: .unconditional, help: .init(RenderOption.scale))
-    var scale: String?
-
-    @Option(name: .customLong(RenderOption.ink.name), parsing: .unconditional, help: .init(RenderOption.ink))
-    var ink: String?
-
-    @Option(name: .customLong(RenderOption.c2.name), parsing: .unconditional, help: .init(RenderOption.c2))
-    var c2: String?
-
-    @Option(name: .customLong(RenderOption.c3.name), parsing: .unconditional, help: .init(RenderOption.c3))
-    var c3: String?
-
-    @Option(name: .customLong(RenderOption.accent.name), parsing: .unconditional, help: .init(RenderOption.accent))
-    var accent: String?
+    @OptionGroup var look: LookOptions
 
     /// The value given for one of `RenderOption.badgeOptions`; nil for the rest, which the
     /// badge does not declare (a test checks that its help lists exactly the badge's options).
@@ -87,12 +71,12 @@ struct BadgeCommand: ParsableCommand {
         switch option {
         case .label: label
         case .of: of
-        case .theme: theme
-        case .scale: scale
-        case .ink: ink
-        case .c2: c2
-        case .c3: c3
-        case .accent: accent
+        case .theme: look.theme
+        case .scale: look.scale
+        case .ink: look.ink
+        case .c2: look.c2
+        case .c3: look.c3
+        case .accent: look.accent
         default: nil
         }
     }

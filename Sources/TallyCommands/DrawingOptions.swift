@@ -26,14 +26,10 @@ struct DrawingOptions: ParsableArguments {
     @Option(name: .customLong(RenderOption.height.name), parsing: .unconditional, help: .init(RenderOption.height))
     var height: String?
 
-    @Option(name: .customLong(RenderOption.scale.name), parsing: .unconditional, help: .init(RenderOption.scale))
-    var scale: String?
+    @OptionGroup var look: LookOptions
 
     @Option(name: .customLong(RenderOption.padding.name), parsing: .unconditional, help: .init(RenderOption.padding))
     var padding: String?
-
-    @Option(name: .customLong(RenderOption.theme.name), parsing: .unconditional, help: .init(RenderOption.theme))
-    var theme: String?
 
     @Option(name: .customLong(RenderOption.style.name), parsing: .unconditional, help: .init(RenderOption.style))
     var style: String?
@@ -52,18 +48,6 @@ struct DrawingOptions: ParsableArguments {
     @Option(
         name: .customLong(RenderOption.background.name), parsing: .unconditional, help: .init(RenderOption.background))
     var background: String?
-
-    @Option(name: .customLong(RenderOption.ink.name), parsing: .unconditional, help: .init(RenderOption.ink))
-    var ink: String?
-
-    @Option(name: .customLong(RenderOption.c2.name), parsing: .unconditional, help: .init(RenderOption.c2))
-    var c2: String?
-
-    @Option(name: .customLong(RenderOption.c3.name), parsing: .unconditional, help: .init(RenderOption.c3))
-    var c3: String?
-
-    @Option(name: .customLong(RenderOption.accent.name), parsing: .unconditional, help: .init(RenderOption.accent))
-    var accent: String?
 
     @Option(name: .customLong(RenderOption.fit.name), parsing: .unconditional, help: .init(RenderOption.fit))
     var fit: String?
@@ -100,19 +84,19 @@ struct DrawingOptions: ParsableArguments {
         case .size: size
         case .width: width
         case .height: height
-        case .scale: scale
+        case .scale: look.scale
         case .padding: padding
-        case .theme: theme
+        case .theme: look.theme
         case .style: style
         case .seed: seed
         case .fit: fit
         case .frame: frame
         case .detail: detail
         case .background: background
-        case .ink: ink
-        case .c2: c2
-        case .c3: c3
-        case .accent: accent
+        case .ink: look.ink
+        case .c2: look.c2
+        case .c3: look.c3
+        case .accent: look.accent
         case .animate: animate ? "true" : nil
         case .animateFrom: animateFrom
         case .label: label
@@ -120,4 +104,26 @@ struct DrawingOptions: ParsableArguments {
         case .of: of
         }
     }
+}
+
+/// The options a tally and a badge share: the theme, the colour tokens and the scale, declared
+/// once for `DrawingOptions` and `BadgeCommand`.
+struct LookOptions: ParsableArguments {
+    @Option(name: .customLong(RenderOption.scale.name), parsing: .unconditional, help: .init(RenderOption.scale))
+    var scale: String?
+
+    @Option(name: .customLong(RenderOption.theme.name), parsing: .unconditional, help: .init(RenderOption.theme))
+    var theme: String?
+
+    @Option(name: .customLong(RenderOption.ink.name), parsing: .unconditional, help: .init(RenderOption.ink))
+    var ink: String?
+
+    @Option(name: .customLong(RenderOption.c2.name), parsing: .unconditional, help: .init(RenderOption.c2))
+    var c2: String?
+
+    @Option(name: .customLong(RenderOption.c3.name), parsing: .unconditional, help: .init(RenderOption.c3))
+    var c3: String?
+
+    @Option(name: .customLong(RenderOption.accent.name), parsing: .unconditional, help: .init(RenderOption.accent))
+    var accent: String?
 }

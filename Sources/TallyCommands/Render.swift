@@ -59,7 +59,7 @@ struct Render: ParsableCommand {
         let text: String
         do {
             text = try terminal.preview(
-                count, try options.settings(format: .svg), themeGiven: drawing.theme != nil,
+                count, try options.settings(format: .svg), themeGiven: drawing.look.theme != nil,
                 descriptor: output == nil || output == "-" ? 1 : -1)
         } catch let error as RenderError {
             throw options.failure(error)

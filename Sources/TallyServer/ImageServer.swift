@@ -65,51 +65,46 @@ package struct ImageServer: Sendable {
 
     /// `GET /{count}.{svg|png|pdf|json}?{render options}`.
     func image(_ request: Request, file: String) async -> Response {
-        guard let dot = file.lastIndex(of: "."),
-            let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased())
-        else {
-            return Self.notFound(request)
-        }
-        if let failure = Self.queryTooLong(request) { return failure }
-        let query: RenderQuery
-        do {
-            query = try RenderQuery(
-                count: try URLText.count(file[..<dot]), format: format,
-                parameters: try URLText.parameters(request.uri.query))
-        } catch {
-            return Self.error(.badRequest, error.message)
-        }
-        return await respond(request, format: format, key: .render(query.count, query.settings)) {
-            await draw(query)
+        await answer(request, file: file, formats: OutputFormat.allCases, RenderQuery.init) { query, format in
+            await respond(request, format: format, key: .render(query.count, query.settings)) { await draw(query) }
         }
     }
 
     /// `GET /badge/{count}.{svg|png|pdf}?{label, of, theme, scale, colours}` (SPEC §7).
     func badge(_ request: Request, file: String) async -> Response {
+        await answer(request, file: file, formats: BadgeSettings.formats, BadgeQuery.init) { query, format in
+            await respond(request, format: format, key: .badge(query.badge.count, query.settings)) {
+                let (badge, settings) = (query.badge, query.settings)
+                let (width, height) = (badge.width * settings.scale, badge.height * settings.scale)
+                if let refusal = sizeRefusal(width: width, height: height) { return .refused(refusal) }
+                return await rendering(binary: format.isBinary, failure: query.options.failure) {
+                    try Renderer.badge(badge, settings)
+                }
+            }
+        }
+    }
+
+    /// The steps every image route shares: `{count}.{format}` (404 for a format the route does
+    /// not draw), the query's length (414), then the count and the parameters read into a query
+    /// (400 with the command line's message), before `body` answers.
+    func answer<Query>(
+        _ request: Request, file: String, formats: [OutputFormat],
+        _ read: (String, OutputFormat, [(name: String, value: String)]) throws(CommandFailure) -> Query,
+        _ body: (Query, OutputFormat) async -> Response
+    ) async -> Response {
         guard let dot = file.lastIndex(of: "."),
-            let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased()),
-            BadgeSettings.formats.contains(format)
+            let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased()), formats.contains(format)
         else {
             return Self.notFound(request)
         }
         if let failure = Self.queryTooLong(request) { return failure }
-        let query: BadgeQuery
+        let query: Query
         do {
-            query = try BadgeQuery(
-                count: try URLText.count(file[..<dot]), format: format,
-                parameters: try URLText.parameters(request.uri.query))
+            query = try read(try URLText.count(file[..<dot]), format, try URLText.parameters(request.uri.query))
         } catch {
             return Self.error(.badRequest, error.message)
         }
-        return await respond(request, format: format, key: .badge(query.badge.count, query.settings)) {
-            let (badge, settings) = (query.badge, query.settings)
-            if let refusal = sizeRefusal(width: badge.width * settings.scale, height: badge.height * settings.scale) {
-                return .refused(refusal)
-            }
-            return await rendering(binary: format.isBinary, failure: query.options.failure) {
-                try Renderer.badge(badge, settings)
-            }
-        }
+        return await body(query, format)
     }
 
     /// The response for a checked request: from the cache, or drawn and kept, tagged by its

@@ -32,7 +32,7 @@ import Testing
     /// count, no two overlap, none holds a mark of the count, all lie in the frame; no remaining
     /// mark is a cap; and the count's own marks are those it has without a goal in that frame.
     @Test func remainingCellsAndFilledCellsTileTheGoal() throws {
-        var generator = HonestyTests.Generator(state: 0x60A1)
+        var generator = SeededGenerator(state: 0x60A1)
         for _ in 0..<200 {
             let digits = Int(generator.next() % 8) + 1
             var goalValue: UInt64 = 1

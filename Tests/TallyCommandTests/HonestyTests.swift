@@ -11,14 +11,6 @@ import Testing
 @Suite struct HonestyTests {
     /// A small deterministic generator (Knuth's MMIX step, high bits folded down), so the random
     /// cases are the same each run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 33)
-        }
-    }
-
     /// The JSON scene of a count at a size, as `tally render N -f json --size S` writes it.
     private func jsonScene(_ count: UInt64, size: Double) throws -> [String: Any] {
         let settings = RenderSettings(format: .json, side: .longer(size))
@@ -31,7 +23,7 @@ import Testing
     /// where the share is the count's part of that unit (the count modulo its capacity). A wash
     /// a pixel short, or halved, or grown to its whole cell fails.
     @Test func washesCoverTheExactShareInWholePixels() throws {
-        var random = Generator(state: 19)
+        var random = SeededGenerator(state: 19)
         var washes = 0
         for _ in 0..<200 {
             // Counts of every magnitude, sizes from 64 to 1,024 px.

@@ -14,14 +14,6 @@ import Testing
 /// reads, so these hold by construction; the tests below are what would catch a second copy of
 /// the renderer's rules creeping back.
 @Suite struct EntityTagTests {
-    /// A seeded generator: the same pairs on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 33)
-        }
-    }
 
     /// Values for every render option: its default spelt out, and others.
     static let pool: [RenderOption: [String]] = [
@@ -49,7 +41,7 @@ import Testing
     /// Random pairs that differ in one option (sometimes two), over every option, several counts
     /// and every format this build draws.
     static func pairs(_ number: Int, seed: UInt64) -> [(Request, Request)] {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(state: seed)
         let options = RenderOption.all
         let formats: [OutputFormat] = cairoIsBuiltIn ? [.svg, .json, .png, .pdf] : [.svg, .json]
         func value(_ option: RenderOption) -> String {

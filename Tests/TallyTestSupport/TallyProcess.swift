@@ -132,3 +132,14 @@ public func runProgram(
     return TallyRun(
         status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
 }
+
+/// A seeded random number generator (a 64-bit linear congruential step with an output shift):
+/// property tests draw the same cases on every run and machine, so a failure can be replayed.
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state ^ (state >> 33)
+    }
+}
