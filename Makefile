@@ -36,7 +36,8 @@ test: test-deps
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
 	cd Examples/LibraryExample && $(SWIFT) run --quiet TallyLibraryExample
 	@# Once more with tally's Cairo trait off: it still runs, and links no Cairo (Linux: ldd).
-	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFT) run --quiet --scratch-path .build-without-cairo TallyLibraryExample
+	@# --force-resolved-versions: the pins are the committed ones, never rewritten for the traits that are off.
+	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFT) run --quiet --force-resolved-versions --scratch-path .build-without-cairo TallyLibraryExample
 	@if [ "$$(uname)" = Linux ]; then \
 	  if ldd Examples/LibraryExample/.build-without-cairo/debug/TallyLibraryExample | grep -q libcairo; then \
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
@@ -158,8 +159,8 @@ bench-compare: deps
 # The pure-Swift library alone: tally built and tested with its Cairo trait off (no libcairo, no
 # zlib; PNG and PDF tests skip), in its own build folder (part of make test).
 test-without-cairo: deps
-	$(SWIFT) build --build-tests --disable-default-traits --scratch-path .build-without-cairo
-	$(SWIFT) test --skip-build --disable-default-traits --scratch-path .build-without-cairo
+	$(SWIFT) build --build-tests --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
+	$(SWIFT) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
 	@if [ "$$(uname)" = Linux ] && ldd .build-without-cairo/debug/tally | grep -q libcairo; then \
 	  echo "tally links libcairo with the Cairo trait off" >&2; exit 1; fi
 
