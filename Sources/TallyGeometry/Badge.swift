@@ -144,8 +144,7 @@ package struct Badge: Hashable, Sendable {
     /// cut, never rounded up); with a goal, the share ("62%").
     static func valueText(_ count: TallyCount, goal: TallyCount?) -> String {
         if let goal { return Words.percent(count, of: goal) }
-        let full = Words.grouped(count.value)
-        return full.count <= BadgeProportions.fullNumberCharacters ? full : Words.short(count.value)
+        return Words.number(count.value, within: BadgeProportions.fullNumberCharacters)
     }
 
     /// A rectangle with its left and right corners rounded by these radii (quadratic corners).

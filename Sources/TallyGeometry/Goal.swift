@@ -18,8 +18,8 @@ enum RemainingCells {
     /// The remaining marks of `goal` in `frame` for `count` (at most the goal).
     static func marks(count: UInt64, goal: UInt64, frame: UnitLevel, detail: Detail, placement: Placement) -> [Mark] {
         var marks: [Mark] = []
-        let dash = dashLength(detail)
-        add(frame, goal: min(goal, frame.capacity), count: count, at: Point(0, 0), detail, placement, dash, &marks)
+        let pixel = onePixel(detail)
+        add(frame, goal: min(goal, frame.capacity), count: count, at: Point(0, 0), detail, placement, pixel, &marks)
         return marks
     }
 
@@ -29,23 +29,23 @@ enum RemainingCells {
         let level = UnitLevel.frame(for: goal)
         // Inside the goal's cell by two pens and two pixels, clear of the box a complete cell is
         // drawn with, so the goal's edge shows past it (12,000 of 10,000 is not 12,000).
-        let inset = 2 * pen(level) + 2 * dashLength(detail)
-        return outline(level, at: Point(0, 0), placement, dashLength(detail), inset: inset)
+        let pixel = onePixel(detail)
+        return outline(level, at: Point(0, 0), placement, pixel, inset: 2 * pen(level) + 2 * pixel)
     }
 
     /// One output pixel in layout units, the shortest dot; 0 without an output scale.
-    private static func dashLength(_ detail: Detail) -> Double {
+    private static func onePixel(_ detail: Detail) -> Double {
         if case .automatic(let pixelsPerUnit) = detail, pixelsPerUnit > 0 { return 1 / pixelsPerUnit }
         return 0
     }
 
     private static func add(
         _ level: UnitLevel, goal: UInt64, count: UInt64, at origin: Point, _ detail: Detail, _ placement: Placement,
-        _ dash: Double, _ marks: inout [Mark]
+        _ pixel: Double, _ marks: inout [Mark]
     ) {
         guard goal > count else { return }
         if level == .gate {
-            for index in Int(count)..<Int(goal) { marks.append(strokePlace(index, gateAt: origin, dash)) }
+            for index in Int(count)..<Int(goal) { marks.append(strokePlace(index, gateAt: origin, pixel)) }
             return
         }
         guard let child = level.child else { return }
@@ -58,9 +58,9 @@ enum RemainingCells {
             guard filled < held else { continue }
             let at = origin + placement.childOffset(level, index)
             if filled == 0 && held == capacity {
-                marks.append(outline(child, at: at, placement, dash))
+                marks.append(outline(child, at: at, placement, pixel))
             } else if child == .gate || detail.showsUnits(of: child.child ?? child) {
-                add(child, goal: held, count: filled, at: at, detail, placement, dash, &marks)
+                add(child, goal: held, count: filled, at: at, detail, placement, pixel, &marks)
             }
         }
     }
@@ -92,14 +92,14 @@ enum RemainingCells {
     }
 
     /// The place of stroke `index` (0–3) or of the slash (4) in a gate, dashed.
-    private static func strokePlace(_ index: Int, gateAt origin: Point, _ dash: Double) -> Mark {
+    private static func strokePlace(_ index: Int, gateAt origin: Point, _ pixel: Double) -> Mark {
         let segment =
             index < 4
             ? Segment(
                 origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeTop,
                 origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeBottom)
             : Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)
-        return mark(1, pen(.gate), dots(segment, max(pen(.gate), dash)))
+        return mark(1, pen(.gate), dots(segment, max(pen(.gate), pixel)))
     }
 
     private static func mark(_ unit: UInt64, _ pen: Double, _ segments: [Segment]) -> Mark {

@@ -76,6 +76,13 @@ public enum Words {
         return parts
     }
 
+    /// The count grouped in full where it has at most `characters` characters, else its short
+    /// form (`short(_:)`): what a badge's number and the terminal preview's caption write.
+    package static func number(_ value: UInt64, within characters: Int) -> String {
+        let full = grouped(value)
+        return full.count <= characters ? full : short(value)
+    }
+
     /// A count in at most three significant digits and a scale, for a caption too narrow for
     /// every digit (SPEC §2, "Magnitude in the picture"): "999", "1.23K", "99.9K", "1.23M",
     /// "9.22B", "1T", and from 10¹⁵ on a power of ten, "9.22E18". The digits are cut, never

@@ -47,7 +47,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         package let badge: Bool
         /// Reads the value as given into the settings being built, or throws the one-line
         /// message naming the option and quoting the value.
-        let read: (_ text: String, _ settings: inout RenderOptions.Draft) throws(CommandFailure) -> Void
+        let read: (_ text: String, _ draft: inout RenderOptions.Draft) throws(CommandFailure) -> Void
     }
 
     /// The option's declaration.
@@ -74,130 +74,131 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "px", badge: false,
                 help: "The longer side of the image in pixels (default 256; a gallery's tiles, 160)."
-            ) { text, settings throws(CommandFailure) in settings.side = .longer(try positive(text)) }
+            ) { text, draft throws(CommandFailure) in draft.settings.side = .longer(try positive(text)) }
         case .width:
             return Declaration(
                 valueName: "px", badge: false,
                 help: "The width in pixels; the height follows the frame."
-            ) { text, settings throws(CommandFailure) in settings.side = .width(try positive(text)) }
+            ) { text, draft throws(CommandFailure) in draft.settings.side = .width(try positive(text)) }
         case .height:
             return Declaration(
                 valueName: "px", badge: false,
                 help: "The height in pixels; the width follows the frame."
-            ) { text, settings throws(CommandFailure) in settings.side = .height(try positive(text)) }
+            ) { text, draft throws(CommandFailure) in draft.settings.side = .height(try positive(text)) }
         case .scale:
             return Declaration(
                 valueName: "f", badge: true,
                 help: "Multiply every pixel length, e.g. 2 for @2x assets (default 1)."
-            ) { text, settings throws(CommandFailure) in settings.scale = try positive(text) }
+            ) { text, draft throws(CommandFailure) in draft.settings.scale = try positive(text) }
         case .padding:
             return Declaration(
                 valueName: "px", badge: false,
                 help:
                     "Empty margin on every side, in pixels, inside the size (default: 1/24 of the shorter side of the tally, at least 2)."
-            ) { text, settings throws(CommandFailure) in
-                settings.padding = try number(text, allowed: "a number of pixels, 0 or more", zero: true)
+            ) { text, draft throws(CommandFailure) in
+                draft.settings.padding = try number(text, allowed: "a number of pixels, 0 or more", zero: true)
             }
         case .theme:
             return Declaration(
                 valueName: "theme", badge: true,
                 help:
                     "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG; light for PNG and PDF, which cannot switch, so auto draws light there (with a note on stderr)."
-            ) { text, settings throws(CommandFailure) in
-                settings.theme = try Values.choice(text, option: flag, noun: "a theme")
+            ) { text, draft throws(CommandFailure) in
+                draft.theme = try Values.choice(text, option: flag, noun: "a theme")
             }
         case .style:
             return Declaration(
                 valueName: "style", badge: false,
                 help: "clean (the default): geometric strokes; ink: hand-drawn wobble, the same for the same --seed."
-            ) { text, settings throws(CommandFailure) in
-                settings.style = try Values.choice(text, option: flag, noun: "a style")
+            ) { text, draft throws(CommandFailure) in
+                draft.settings.style = try Values.choice(text, option: flag, noun: "a style")
             }
         case .seed:
             return Declaration(
                 valueName: "n", badge: false,
                 help: "The seed of the ink style's wobble (default 0)."
-            ) { text, settings throws(CommandFailure) in settings.seed = try RenderOptions.seed(text) }
+            ) { text, draft throws(CommandFailure) in draft.settings.seed = try RenderOptions.seed(text) }
         case .fit:
             return Declaration(
                 valueName: "fit", badge: false,
                 help:
                     "content (the default): the parts of the frame that hold the count, filling the image; frame: the whole frame, so counts in one frame share a size, as --frame implies."
-            ) { text, settings throws(CommandFailure) in
-                settings.fit = try Values.choice(text, option: flag, noun: "a fit")
+            ) { text, draft throws(CommandFailure) in
+                draft.settings.fit = try Values.choice(text, option: flag, noun: "a fit")
             }
         case .frame:
             return Declaration(
                 valueName: "unit", badge: false,
                 help:
                     "Draw in this frame, so a sequence of counts shares one size and scale: 25, 100, 1000, 10000, … or a name such as hundred-block, row or block."
-            ) { text, settings throws(CommandFailure) in settings.frame = try Values.frame(text) }
+            ) { text, draft throws(CommandFailure) in draft.settings.frame = try Values.frame(text) }
         case .detail:
             return Declaration(
                 valueName: "mode", badge: false,
                 help:
                     "auto: only detail legible at the output size; full: every mark. JSON defaults to full unless a size is given, everything else to auto."
-            ) { text, settings throws(CommandFailure) in
-                settings.detail = try Values.choice(text, option: flag, noun: "a level of detail")
+            ) { text, draft throws(CommandFailure) in
+                draft.settings.detail = try Values.choice(text, option: flag, noun: "a level of detail")
             }
         case .background:
             return Declaration(
                 valueName: "color", badge: false,
                 help:
                     "none (transparent), paper (the theme's paper colour) or a colour. Default: paper for PNG and PDF, none for SVG, so a default image reads on light and dark pages."
-            ) { text, settings throws(CommandFailure) in settings.background = try background(text) }
+            ) { text, draft throws(CommandFailure) in draft.background = try background(text) }
         case .ink:
             return Declaration(
                 valueName: "color", badge: true,
                 help:
                     "The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
-            ) { text, settings throws(CommandFailure) in settings.overrides[.c1] = try color(text) }
+            ) { text, draft throws(CommandFailure) in draft.overrides[.c1] = try color(text) }
         case .c2:
             return Declaration(
                 valueName: "color", badge: true,
                 help: "The colour of crosses and the ten-thousand diagonal (token c2)."
-            ) { text, settings throws(CommandFailure) in settings.overrides[.c2] = try color(text) }
+            ) { text, draft throws(CommandFailure) in draft.overrides[.c2] = try color(text) }
         case .c3:
             return Declaration(
                 valueName: "color", badge: true,
                 help: "The colour of boxes (token c3)."
-            ) { text, settings throws(CommandFailure) in settings.overrides[.c3] = try color(text) }
+            ) { text, draft throws(CommandFailure) in draft.overrides[.c3] = try color(text) }
         case .accent:
             return Declaration(
                 valueName: "color", badge: true,
                 help: "The colour of the slash, the fifth mark of a gate."
-            ) { text, settings throws(CommandFailure) in settings.overrides[.accent] = try color(text) }
+            ) { text, draft throws(CommandFailure) in draft.overrides[.accent] = try color(text) }
         case .animate:
             return Declaration(
                 valueName: "", badge: false,
                 help: "SVG: draw each mark in, in count order (about 3 s at most; off under reduced motion)."
-            ) { text, settings throws(CommandFailure) in settings.animation = try switchValue(text) ? .all : .none }
+            ) { text, draft throws(CommandFailure) in draft.settings.animation = try switchValue(text) ? .all : .none }
         case .animateFrom:
             return Declaration(
                 valueName: "m", badge: false,
                 help: "SVG: draw in only the marks that are new since this count; implies --animate."
-            ) { text, settings throws(CommandFailure) in settings.animation = .since(try Values.count(text, what: flag))
+            ) { text, draft throws(CommandFailure) in
+                draft.settings.animation = .since(try Values.count(text, what: flag))
             }
         case .label:
             return Declaration(
                 valueName: "text", badge: true,
                 help: "The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title."
-            ) { text, settings throws(CommandFailure) in
+            ) { text, draft throws(CommandFailure) in
                 // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
-                settings.label = String(decoding: ByteText.bytes(text), as: UTF8.self)
+                draft.settings.label = String(decoding: ByteText.bytes(text), as: UTF8.self)
             }
         case .caption:
             return Declaration(
                 valueName: "", badge: false,
                 help:
                     "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one."
-            ) { text, settings throws(CommandFailure) in settings.caption = try switchValue(text) }
+            ) { text, draft throws(CommandFailure) in draft.settings.caption = try switchValue(text) }
         case .of:
             return Declaration(
                 valueName: "n", badge: true,
                 help:
                     "Progress toward a goal of n: the goal's frame, with the cells still to fill as faint dashed outlines; a count past its goal is drawn whole, with the goal's frame outlined."
-            ) { text, settings throws(CommandFailure) in settings.goal = try RenderOptions.goal(text) }
+            ) { text, draft throws(CommandFailure) in draft.settings.goal = try RenderOptions.goal(text) }
         }
     }
 

@@ -30,60 +30,10 @@ package struct RenderOptions: Sendable {
         var theme: Theme?
         var background: Background?
         var overrides: [ColorToken: RGBA] = [:]
-
-        // The renderer's settings, which the declarations set as if they were fields here.
-        var side: Viewport.Side? {
-            get { settings.side }
-            set { settings.side = newValue }
-        }
-        var scale: Double {
-            get { settings.scale }
-            set { settings.scale = newValue }
-        }
-        var padding: Double? {
-            get { settings.padding }
-            set { settings.padding = newValue }
-        }
-        var style: RenderSettings.Style {
-            get { settings.style }
-            set { settings.style = newValue }
-        }
-        var seed: UInt64 {
-            get { settings.seed }
-            set { settings.seed = newValue }
-        }
-        var fit: Fit? {
-            get { settings.fit }
-            set { settings.fit = newValue }
-        }
-        var frame: UnitLevel? {
-            get { settings.frame }
-            set { settings.frame = newValue }
-        }
-        var detail: Detail.Mode? {
-            get { settings.detail }
-            set { settings.detail = newValue }
-        }
-        var animation: Animation {
-            get { settings.animation }
-            set { settings.animation = newValue }
-        }
-        var label: String? {
-            get { settings.label }
-            set { settings.label = newValue }
-        }
-        var caption: Bool? {
-            get { settings.caption }
-            set { settings.caption = newValue }
-        }
-        var goal: TallyCount? {
-            get { settings.goal }
-            set { settings.goal = newValue }
-        }
     }
 
     /// The goal given with `--of`, checked (with a `--frame` given beside it).
-    package var goal: TallyCount? { draft.goal }
+    package var goal: TallyCount? { draft.settings.goal }
 
     /// Reads and checks every value, in the order of `RenderOption.allCases`.
     ///
@@ -97,7 +47,7 @@ package struct RenderOptions: Sendable {
             guard let text = given[option] else { continue }
             try option.declaration.read(text, &draft)
         }
-        if let goal, let frame = draft.frame, frame != UnitLevel.frame(for: goal) {
+        if let goal, let frame = draft.settings.frame, frame != UnitLevel.frame(for: goal) {
             let own = UnitLevel.frame(for: goal)
             throw .usage(
                 "--frame '\(Values.printable(given[.frame] ?? ""))' is not the frame of --of '\(goal.value)', a \(own.name) of \(Words.grouped(own.capacity)); give one of them, or that frame"
@@ -174,10 +124,10 @@ package struct RenderOptions: Sendable {
     }
 
     /// Whether a size was given (`--size`, `--width` or `--height`).
-    package var sizeGiven: Bool { draft.side != nil }
+    package var sizeGiven: Bool { draft.settings.side != nil }
 
     /// The frame pinned with `--frame`, if any.
-    package var pinnedFrame: UnitLevel? { draft.frame }
+    package var pinnedFrame: UnitLevel? { draft.settings.frame }
 
     /// The settings for a format: what is not given is the format's default
     /// (`Appearance.default(for:)`, SPEC §3).
@@ -280,7 +230,8 @@ extension RenderOptions {
         }
         let defaults = Appearance.default(for: format)
         return BadgeSettings(
-            format: format, label: draft.label?.isEmpty == true ? nil : draft.label, goal: goal, scale: draft.scale,
+            format: format, label: draft.settings.label?.isEmpty == true ? nil : draft.settings.label, goal: goal,
+            scale: draft.settings.scale,
             appearance: Appearance(theme: draft.theme ?? defaults.theme, overrides: draft.overrides, background: .none),
             documentDate: try Self.documentDate())
     }

@@ -346,8 +346,7 @@ extension Renderer {
         let palette: TerminalPalette = dark.map { .theme(settings.appearance.palette(dark: $0)) } ?? .anyBackground
         var text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)
         if captioned {
-            let full = Words.grouped(count.value)
-            let caption = full.count <= columns ? full : Words.short(count.value)
+            let caption = Words.number(count.value, within: columns)
             let margin = max(0, (columns - caption.count) / 2)
             text += String(repeating: " ", count: margin) + caption + "\n"
         }
