@@ -53,14 +53,32 @@ package struct PNGImage: Hashable, Sendable {
     }
 
     /// nil when the sizes differ.
-    package func difference(from other: PNGImage, channelThreshold: Int) -> Difference? {
+    /// - Parameter reach: with 1, a pixel differs only if no pixel of `other` within one pixel
+    ///   of it (its 3 × 3 neighbourhood) is within the threshold: two rasterisers that cover the
+    ///   ends of a 1 px pen differently agree, a mark moved or missing does not.
+    package func difference(from other: PNGImage, channelThreshold: Int, reach: Int = 0) -> Difference? {
         guard width == other.width, height == other.height else { return nil }
         var total = 0
         var differing = 0
-        for (a, b) in zip(pixels, other.pixels) where a != b {
-            let channels = Self.channelDifference(a, b)
+        for index in pixels.indices where pixels[index] != other.pixels[index] {
+            let channels = Self.channelDifference(pixels[index], other.pixels[index])
             total += channels.total
-            if channels.largest > channelThreshold { differing += 1 }
+            guard channels.largest > channelThreshold else { continue }
+            if reach > 0 {
+                let (x, y) = (index % width, index / width)
+                var near = false
+                for ny in max(0, y - reach)...min(height - 1, y + reach) where !near {
+                    for nx in max(0, x - reach)...min(width - 1, x + reach)
+                    where Self.channelDifference(pixels[index], other.pixels[ny * width + nx]).largest
+                        <= channelThreshold
+                    {
+                        near = true
+                        break
+                    }
+                }
+                if near { continue }
+            }
+            differing += 1
         }
         return Difference(
             mean: Double(total) / Double(4 * max(pixels.count, 1)), differingPixels: differing, pixelCount: pixels.count

@@ -1,6 +1,6 @@
 /// The face a badge's text is set in (SPEC §7): DejaVu Sans, a humanist sans of Verdana's family
-/// (the face of the shields.io badges a tally badge sits beside), for printable ASCII and
-/// Latin-1. Its outlines, advances and kerning are data (`BadgeFontData.swift`, written by
+/// (the face of the shields.io badges a tally badge sits beside), for printable ASCII, Latin-1
+/// and the superscript digits of the short form's power of ten ("9.22×10¹⁸"). Its outlines, advances and kerning are data (`BadgeFontData.swift`, written by
 /// `scripts/extract-badge-font`), so a badge's text is paths: the same in every viewer, with
 /// no fonts installed, and its width exact, never estimated from a metrics table.
 ///
@@ -48,8 +48,9 @@ package enum BadgeFont {
         text.unicodeScalars.first { glyphs[$0] == nil }
     }
 
-    /// What the face covers, for messages: "printable ASCII and Latin-1".
-    package static let coverage = "printable ASCII and Latin-1 (U+0020 to U+007E, U+00A0 to U+00FF)"
+    /// What the face covers, for messages.
+    package static let coverage =
+        "printable ASCII, Latin-1 and superscript digits (U+0020 to U+007E, U+00A0 to U+00FF, U+2070, U+2074 to U+2079)"
 
     /// The kerning between two characters, in font units.
     static func kern(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Double {

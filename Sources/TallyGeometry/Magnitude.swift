@@ -6,7 +6,7 @@
 /// language, without knowing the notation, and they also say the partial progress the wash can
 /// only hint at. The caption is sized in output pixels, never under `minimumDigitPixels`, so it
 /// stays legible at 64 px; where every digit does not fit the image's width at that height,
-/// the short form does (`Words.short`: "1.23M", "9.22E18"), never a smear.
+/// the short form does (`Words.short`: "1.23M", "9.22×10¹⁸"), never a smear.
 public enum Magnitude {
     /// From this count on, a picture carries its caption unless told not to (`--no-caption`).
     public static let captionedFrom: UInt64 = 10_000
@@ -44,34 +44,44 @@ package struct CaptionLayout: Hashable, Sendable {
 
     /// The caption of `count` in an image whose fixed side is `side` output pixels, with the
     /// viewport that makes room for it: every digit at the preferred height where they fit the
-    /// width, else smaller down to the minimum, else the short form, else (an image too
+    /// width, else smaller down to the minimum, else the short form, else the short form at the
+    /// minimum in an image widened to hold it (a tall block at 64 px), else (a fixed width too
     /// narrow for even that) no caption.
     /// - Parameters:
     ///   - sizing: the counts whose captions the size must hold: the count alone, or, for a
     ///     sequence drawn in one frame, the widest counts of that frame, so every image of the
     ///     sequence has the same size and the same digits.
-    ///   - viewport: the viewport with a footer of so many output pixels.
+    ///   - viewport: the viewport with a footer of so many output pixels, at least so many wide.
     package static func fit(
         _ count: TallyCount, sizing: [UInt64], side: Double,
-        viewport: (Double) throws(Viewport.Problem) -> Viewport
+        viewport: (Double, Double) throws(Viewport.Problem) -> Viewport
     ) throws(Viewport.Problem) -> (CaptionLayout?, Viewport) {
         let preferred = max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side)
         let forms: [(UInt64) -> String] = [Words.grouped, Words.short]
         // A caption never takes more than half the image.
-        guard 2 * footer(preferred) <= side else { return (nil, try viewport(0)) }
+        guard 2 * footer(preferred) <= side else { return (nil, try viewport(0, 0)) }
         for form in forms {
             let widest = sizing.map { CaptionLayout(text: form($0), digitPixels: preferred).widthPixels }.max() ?? 0
             var digits = preferred
-            var fitted = try viewport(footer(digits))
+            var fitted = try viewport(footer(digits), 0)
             let room = fitted.width - 2 * max(Proportions.minimumMarginPixels, fitted.width * Proportions.marginShare)
             if widest > room {
                 digits = preferred * room / widest
                 guard digits >= Magnitude.minimumDigitPixels else { continue }
-                fitted = try viewport(footer(digits))
+                fitted = try viewport(footer(digits), 0)
             }
             return (CaptionLayout(text: form(count.value), digitPixels: digits), fitted)
         }
-        return (nil, try viewport(0))
+        // Rather than no caption (the shapes alone would not tell 10¹⁶ from 10¹⁸): the short form
+        // at the smallest digits, with the image widened to hold it and its margins.
+        let digits = Magnitude.minimumDigitPixels
+        let widest = sizing.map { CaptionLayout(text: Words.short($0), digitPixels: digits).widthPixels }.max() ?? 0
+        let needed = max(widest + 2 * Proportions.minimumMarginPixels, widest / (1 - 2 * Proportions.marginShare))
+        let widened = try viewport(footer(digits), needed)
+        if widened.width >= needed.rounded(.up) {
+            return (CaptionLayout(text: Words.short(count.value), digitPixels: digits), widened)
+        }
+        return (nil, try viewport(0, 0))
     }
 
     /// The width of the text's ink in output pixels.
@@ -80,12 +90,32 @@ package struct CaptionLayout: Hashable, Sendable {
         return StrokeFont.width(of: text) * scale + max(1, StrokeFont.pen * scale)
     }
 
-    /// The caption's marks, in layout units, centred in the band at the bottom of the image.
-    package func caption(in viewport: Viewport) -> Caption {
+    /// The caption's marks, in layout units, in the band at the bottom of the image: centred on
+    /// the marks it describes (the tally's ink, left to right; the image's middle when there is
+    /// none), kept inside the image's margin, and set on the output pixel grid (`Caption`).
+    /// - Parameters:
+    ///   - viewport: the image, its footer holding the band.
+    ///   - marks: the scene's marks; only the tally's own (not a goal's remaining cells) centre it.
+    package func caption(in viewport: Viewport, over marks: [Mark]) -> Caption {
         let scale = viewport.pixelsPerUnit
         let top = viewport.height - viewport.footer + Magnitude.digitTopShare * digitPixels
-        return Caption(
-            text, height: digitPixels / scale, centreX: viewport.visible.minX + viewport.width / 2 / scale,
-            top: viewport.visible.minY + top / scale)
+        var centre = viewport.width / 2
+        var low = Double.infinity
+        var high = -Double.infinity
+        for mark in marks where mark.kind.isTally {
+            for segment in mark.segments {
+                low = min(low, segment.start.x - mark.width / 2, segment.end.x - mark.width / 2)
+                high = max(high, segment.start.x + mark.width / 2, segment.end.x + mark.width / 2)
+            }
+        }
+        if low <= high { centre = ((low + high) / 2 - viewport.visible.minX) * scale }
+        // Inside the margins; a caption as wide as the room between them (`fit` sized it so)
+        // is centred on the image.
+        let margin = max(Proportions.minimumMarginPixels, viewport.width * Proportions.marginShare)
+        let half = Caption(text, height: digitPixels, centreX: 0, top: top).inkBounds.width / 2
+        let (lowest, highest) = (margin + half, viewport.width - margin - half)
+        centre = lowest < highest ? min(max(centre, lowest), highest) : viewport.width / 2
+        return Caption(text, height: digitPixels, centreX: centre, top: top)
+            .placed(scale: 1 / scale, origin: Point(viewport.visible.minX, viewport.visible.minY))
     }
 }

@@ -13,13 +13,13 @@ enum MarkShapes {
             segments: [Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)])
     }
 
-    /// - Parameter overDetail: whether the unit's gates are drawn under it.
-    static func quincunxCross(at origin: Point, overDetail: Bool, placement: Placement) -> Mark {
+    /// The cross over a complete twenty-five-unit, opaque over its gates or alone.
+    static func quincunxCross(at origin: Point, placement: Placement) -> Mark {
         let low = Proportions.quincunxCrossInset
         let high = placement.cellSize(.twentyFive).x - low
         return Mark(
             kind: .cross, unit: 25, color: .c2, width: Proportions.quincunxCrossWidth,
-            segments: diagonals(origin: origin, low: low, high: high), opacity: capOpacity(overDetail))
+            segments: diagonals(origin: origin, low: low, high: high))
     }
 
     /// The pen of a square's box and cross or diagonal.
@@ -51,8 +51,7 @@ enum MarkShapes {
 
     /// A block's closing diagonal, top left to bottom right; the same whether the block is the
     /// frame (over its rows) or collapsed inside a larger structure (over its box).
-    /// - Parameter overDetail: whether the block's rows are drawn under it.
-    static func diagonal(_ level: UnitLevel, at origin: Point, overDetail: Bool, placement: Placement) -> Mark {
+    static func diagonal(_ level: UnitLevel, at origin: Point, placement: Placement) -> Mark {
         let pen = squarePen(level)
         let size = placement.cellSize(level)
         return Mark(
@@ -61,8 +60,7 @@ enum MarkShapes {
                 Segment(
                     origin.x + pen / 2, origin.y + pen / 2,
                     origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
-            ],
-            opacity: capOpacity(overDetail))
+            ])
     }
 
     /// A row's line, through the middle of all ten squares, end to end.
@@ -79,10 +77,6 @@ enum MarkShapes {
     /// a cap is never drawn in the colour of the boxes it closes.
     static func capColor(_ level: UnitLevel) -> ColorToken {
         level.shape == .row ? .c1 : .c2
-    }
-
-    private static func capOpacity(_ overDetail: Bool) -> Double {
-        overDetail ? Proportions.capOverDetailOpacity : 1
     }
 
     private static func diagonals(origin: Point, low: Double, high: Double) -> [Segment] {

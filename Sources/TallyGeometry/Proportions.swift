@@ -33,18 +33,7 @@ package enum Proportions {
     package static let quincunxSide = 3 * gateSide
     /// The cross's ends sit this far inside the unit's corners.
     package static let quincunxCrossInset = 1.0
-    package static let quincunxCrossWidth = 1.8
-
-    /// A cap drawn over detail that stays (the twenty-five-unit's cross over its gates, a
-    /// block's diagonal over its rows) lays its colour down at this opacity, on any background:
-    /// the strokes under it stay darker than the cap, so they read through it, while the cap
-    /// still reads as one bold mark over the unit. Caps over nothing (a collapsed square's cross,
-    /// a cap whose detail the level of detail hides) stay opaque.
-    /// At 0.8 the cap is over 3:1 against either paper (4.15:1 light, 5.98:1 dark, SPEC §2,
-    /// "Contrast") and lighter than its own colour drawn solid, so the order of the picture stays
-    /// strokes and lines, then crosses and diagonals, then boxes, then caps over detail, then
-    /// progress washes.
-    package static let capOverDetailOpacity = 0.8
+    package static let quincunxCrossWidth = 1.5
 
     // MARK: Hundred-block (rank 3) and the squares above it
 

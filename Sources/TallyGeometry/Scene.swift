@@ -78,9 +78,9 @@ public struct Mark: Hashable, Sendable {
     public var width: Double
     /// Drawn with round caps and joins; a box is its four sides, clockwise from the top.
     public var segments: [Segment]
-    /// How much of its colour the mark lays down, 0 … 1: below 1 for a `progress` fill
-    /// (`Proportions.progressOpacity`) and for a cap drawn over detail that stays
-    /// (`Proportions.capOverDetailOpacity`), so the detail shows through it.
+    /// How much of its colour the mark lays down, 0 … 1: below 1 for a `progress` tint and its
+    /// `edge` (`Proportions.progressTintOpacity`, `Proportions.progressOpacity`) and a goal's
+    /// `remaining` cells; every tally mark proper, caps included, is opaque.
     public var opacity: Double
 
     /// A mark, as a scene of your own or `Scene(json:)` needs one.
@@ -94,7 +94,7 @@ public struct Mark: Hashable, Sendable {
     ///   - color: its colour role.
     ///   - width: the pen in layout units (0 for a filled progress mark).
     ///   - segments: its path.
-    ///   - opacity: 1, or less for a fill or a cap over detail.
+    ///   - opacity: 1, or less for a fill or a remaining cell.
     public init(
         kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1
     ) {

@@ -9,8 +9,9 @@
 ///   the same way if the level of detail shows that child's own children, else as a progress
 ///   mark (`ProgressMark`), so partial progress is never invisible.
 /// The cap of a complete unit is always drawn; only the detail under it follows the level of
-/// detail. A cap over detail that stays is translucent (`Proportions.capOverDetailOpacity`), so
-/// the detail reads through it (SPEC §2: the cross goes over the unit and the detail stays).
+/// detail. A cap is opaque, over its detail or alone (SPEC §2, "Tone follows level"): a
+/// translucent cap mixed its colour into the marks under it (a grey cross over the red slash
+/// read brown) and drew a block's diagonal in the grey of the boxes it crosses.
 /// At an output scale, units sit at whole-pixel steps (`Placement`), and the cross or diagonal
 /// of a collapsed square smaller than `Proportions.smallestCappedBoxPixels` is left out: in a
 /// box a few pixels wide it is a grey smear, and the box alone already says "complete"
@@ -62,23 +63,20 @@ struct SceneBuilder {
             for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
             marks.append(MarkShapes.slash(gateAt: origin))
         case .quincunx:
-            let showsGates = detail.showsUnits(of: .gate)
-            if showsGates {
+            if detail.showsUnits(of: .gate) {
                 for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
             }
-            marks.append(MarkShapes.quincunxCross(at: origin, overDetail: showsGates, placement: placement))
+            marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
         case .square where level == .hundred:
             marks.append(MarkShapes.box(level, at: origin, placement: placement))
             if isFrame || showsCap(inBoxOf: level) {
                 marks.append(MarkShapes.squareCross(at: origin, placement: placement))
             }
         case .square:
-            var showsRows = false
             if isFrame {
                 // The closure of SPEC §2: ten rows in cap form under one diagonal.
                 let row = level.child!
-                showsRows = detail.showsUnits(of: row)
-                if showsRows {
+                if detail.showsUnits(of: row) {
                     for index in 0..<10 {
                         complete(row, at: origin + placement.childOffset(level, index), isFrame: false)
                     }
@@ -88,7 +86,7 @@ struct SceneBuilder {
                 marks.append(MarkShapes.box(level, at: origin, placement: placement))
                 guard showsCap(inBoxOf: level) else { return }
             }
-            marks.append(MarkShapes.diagonal(level, at: origin, overDetail: showsRows, placement: placement))
+            marks.append(MarkShapes.diagonal(level, at: origin, placement: placement))
         case .row:
             // The squares drop their crosses or diagonals and keep their boxes; one line through all.
             let square = level.child!

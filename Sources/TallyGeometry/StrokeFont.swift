@@ -1,5 +1,6 @@
 /// The core's own stroke font for captions (`--caption`) and gallery labels: digits, the
-/// grouping comma, and the point and letters of short forms ("1.23M", "9.22E18") as polylines, drawn with the same round pen as the tally.
+/// grouping comma, and the point, letters, times sign and raised digits of short forms
+/// ("1.23M", "9.22×10¹⁸") as polylines, drawn with the same round pen as the tally.
 ///
 /// Why not a system font: text through a font engine depends on the fonts a machine has
 /// installed, so the same arguments would give different PNG and PDF bytes on different
@@ -21,11 +22,22 @@ package enum StrokeFont {
         package let strokes: [[Point]]
         /// How far the next glyph starts, in font units.
         package let advance: Double
+        /// The part of `advance` that is space after the ink.
+        let space: Double
+
+        init(strokes: [[Point]], advance: Double, space: Double = StrokeFont.spacing) {
+            self.strokes = strokes
+            self.advance = advance
+            self.space = space
+        }
     }
 
     /// The glyph of a character; nil for a character the font does not have.
     package static func glyph(_ character: Character) -> Glyph? {
-        guard let ascii = character.asciiValue else { return nil }
+        guard let ascii = character.asciiValue else {
+            if character == "×" { return times }
+            return raised.firstIndex(of: character).map { raisedDigits[$0] }
+        }
         switch ascii {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return digits[Int(ascii - UInt8(ascii: "0"))]
         case UInt8(ascii: ","): return comma
@@ -38,7 +50,7 @@ package enum StrokeFont {
     package static func width(of text: String) -> Double {
         let glyphs = text.compactMap(glyph)
         guard let last = glyphs.last else { return 0 }
-        return glyphs.dropLast().reduce(0) { $0 + $1.advance } + last.advance - spacing
+        return glyphs.dropLast().reduce(0) { $0 + $1.advance } + last.advance - last.space
     }
 
     /// The space between one glyph's ink and the next, in font units.
@@ -94,8 +106,27 @@ package enum StrokeFont {
     /// The decimal point of a short form ("1.23M"): a dot on the baseline.
     private static let point = Glyph(strokes: [points([(0.6, 7.5), (0.6, 8)])], advance: 0.6 + spacing)
 
-    /// The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions,
-    /// E for a power of ten.
+    /// The times sign of a power of ten ("9.22×10¹⁸"): a small cross at the digits' middle.
+    private static let times = Glyph(
+        strokes: [points([(0.3, 2.7), (2.9, 5.3)]), points([(2.9, 2.7), (0.3, 5.3)])], advance: 3.2 + spacing)
+
+    /// The superscript digits, in the order of `raisedDigits`.
+    private static let raised: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+    /// How large a raised digit is against a digit: large enough that the exponent of a 7 px
+    /// caption still has 5 px digits, which tell 10¹⁶ from 10¹⁸ at 64 px.
+    static let raisedScale = 0.75
+    /// How far a raised digit's top stands above the digits' tops, in font units.
+    static let raise = 1.2
+
+    /// The exponent's digits: the digits scaled by `raisedScale`, their tops `raise` above the
+    /// digits' tops.
+    private static let raisedDigits: [Glyph] = digits.map { digit in
+        Glyph(
+            strokes: digit.strokes.map { line in line.map { Point($0.x * raisedScale, $0.y * raisedScale - raise) } },
+            advance: digit.advance * raisedScale, space: digit.space * raisedScale)
+    }
+
+    /// The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions.
     private static let letters: [Character: Glyph] = [
         "K": Glyph(
             strokes: [points([(0, 0), (0, 8)]), points([(4, 0), (0, 4.8)]), points([(1.5, 3.1), (4.1, 8)])],
@@ -109,49 +140,81 @@ package enum StrokeFont {
                 ])
             ], advance: 4 + spacing),
         "T": Glyph(strokes: [points([(0, 0), (4.4, 0)]), points([(2.2, 0), (2.2, 8)])], advance: 4.4 + spacing),
-        "E": Glyph(
-            strokes: [points([(3.9, 0), (0, 0), (0, 8), (3.9, 8)]), points([(0, 3.9), (3.2, 3.9)])],
-            advance: 3.9 + spacing),
     ]
 }
 
 /// Text written in `StrokeFont`: a count under the tally (`Magnitude`, `--caption`), a gallery's
-/// tile labels.
+/// tile labels. It is set on a grid of whole units (output pixels, where it is drawn): its
+/// digits a whole number of units tall from a whole unit, its pen a whole number of units, and
+/// every point where the pen's edges fall on the grid (a unit's middle for an odd pen, its edge
+/// for an even one), so the strokes are crisp at 7 px (SPEC §2, "Magnitude in the picture").
 package struct Caption: Hashable, Sendable {
-    /// The caption's glyphs as marks (kind `caption`, colour c2, unit 0), in reading order.
+    /// The caption's glyphs as marks (kind `caption`, colour c1, the ink, unit 0), in reading order.
     package let marks: [Mark]
     /// The caption's ink, pen included.
     package let inkBounds: Rect
 
-    /// A caption of a given size and place, in any units (a gallery writes its labels in pixels).
+    /// A caption of a given size and place, on the grid of whole units (a gallery writes its
+    /// labels in pixels; `Magnitude` sets a caption in pixels and then places it, `placed`).
     /// - Parameters:
-    ///   - height: the height of a digit.
+    ///   - height: the height of a digit (rounded down to whole units, at least one).
     ///   - centreX: the middle of the text.
     ///   - top: the top of the digits.
     package init(_ text: String, height: Double, centreX: Double, top: Double) {
-        let scale = height / StrokeFont.capHeight
-        let width = StrokeFont.width(of: text) * scale
-        let left = centreX - width / 2
-        var marks: [Mark] = []
-        var x = left
+        let digitHeight = max(1, height.rounded(.down))
+        let scale = digitHeight / StrokeFont.capHeight
+        let pen = max(1, (StrokeFont.pen * scale).rounded())
+        let odd = pen.truncatingRemainder(dividingBy: 2) == 1
+        func snap(_ value: Double) -> Double { odd ? (value - 0.5).rounded() + 0.5 : value.rounded() }
+        // The glyphs' polylines from the text's start, to centre the ink itself (a "1" starts
+        // a unit into its advance), then placed on the grid.
+        var glyphLines: [[[Point]]] = []
+        var advance = 0.0
         for character in text {
             guard let glyph = StrokeFont.glyph(character) else { continue }
+            glyphLines.append(glyph.strokes.map { line in line.map { Point(advance + $0.x * scale, $0.y * scale) } })
+            advance += glyph.advance * scale
+        }
+        let points = glyphLines.joined().joined()
+        let (inkLow, inkHigh) = (points.map(\.x).min() ?? 0, points.map(\.x).max() ?? 0)
+        let (inkTop, inkBottom) = (points.map(\.y).min() ?? 0, points.map(\.y).max() ?? 0)
+        let left = (centreX - (inkLow + inkHigh) / 2).rounded()
+        let top = top.rounded()
+        let marks = glyphLines.map { lines in
             var segments: [Segment] = []
-            for line in glyph.strokes {
-                for (from, to) in zip(line, line.dropFirst()) {
-                    segments.append(
-                        Segment(
-                            Point(x + from.x * scale, top + from.y * scale), Point(x + to.x * scale, top + to.y * scale)
-                        ))
+            for line in lines {
+                let points = line.map { Point(snap(left + $0.x), snap(top + $0.y)) }
+                for (from, to) in zip(points, points.dropFirst()) where from != to {
+                    segments.append(Segment(from, to))
                 }
             }
-            marks.append(Mark(kind: .caption, unit: 0, color: .c2, width: StrokeFont.pen * scale, segments: segments))
-            x += glyph.advance * scale
+            return Mark(kind: .caption, unit: 0, color: .c1, width: pen, segments: segments)
         }
         self.marks = marks
-        let half = StrokeFont.pen * scale / 2
         self.inkBounds = Rect(
-            minX: left - half, minY: top - half, width: width + 2 * half,
-            height: (StrokeFont.capHeight + StrokeFont.descent) * scale + 2 * half)
+            minX: left + inkLow - pen / 2, minY: top + inkTop - pen / 2, width: inkHigh - inkLow + pen,
+            height: inkBottom - inkTop + pen)
+    }
+
+    private init(marks: [Mark], inkBounds: Rect) {
+        self.marks = marks
+        self.inkBounds = inkBounds
+    }
+
+    /// The caption in another space: every point p at `origin + p × scale` and every pen `scale`
+    /// times as wide (a caption set in output pixels, placed in layout units).
+    package func placed(scale: Double, origin: Point) -> Caption {
+        func move(_ point: Point) -> Point { Point(origin.x + point.x * scale, origin.y + point.y * scale) }
+        let marks = self.marks.map { mark in
+            var mark = mark
+            mark.width *= scale
+            mark.segments = mark.segments.map { Segment(move($0.start), move($0.end)) }
+            return mark
+        }
+        let corner = move(Point(inkBounds.minX, inkBounds.minY))
+        return Caption(
+            marks: marks,
+            inkBounds: Rect(
+                minX: corner.x, minY: corner.y, width: inkBounds.width * scale, height: inkBounds.height * scale))
     }
 }

@@ -81,9 +81,13 @@ public struct Viewport: Hashable, Sendable {
     ///     `Proportions.minimumMarginPixels`.
     ///   - footer: output pixels kept under the content and its margin, for a caption sized in
     ///     pixels (`CaptionLayout`); part of the side, like the margin.
-    public init(content: Rect, side: Side, scale: Double = 1, padding: Double? = nil, footer: Double = 0)
-        throws(Problem)
-    {
+    ///   - footerWidth: output pixels the footer's text needs across: an image narrower than
+    ///     that is widened to it (the content centred), as far as the side allows (a fixed
+    ///     width never changes; a longer side is never passed).
+    public init(
+        content: Rect, side: Side, scale: Double = 1, padding: Double? = nil, footer: Double = 0,
+        footerWidth: Double = 0
+    ) throws(Problem) {
         guard scale.isFinite, scale > 0 else { throw .notPositive("scale", scale) }
         let requested = side.pixels
         guard requested.isFinite, requested > 0 else { throw .notPositive("size", requested) }
@@ -120,7 +124,12 @@ public struct Viewport: Hashable, Sendable {
             pad = fixed >= 8 * Proportions.minimumMarginPixels ? Proportions.minimumMarginPixels : 0
             pixelsPerUnit = fitted()
         }
-        let width = max(((contentWidth + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)
+        var width = max(((contentWidth + 2 * margin) * pixelsPerUnit + 2 * pad).rounded(), 1)
+        switch side {
+        case .longer: width = max(width, min(footerWidth.rounded(.up), fixed))
+        case .height: width = max(width, footerWidth.rounded(.up))
+        case .width: break
+        }
         let height = max(((contentHeight + 2 * margin) * pixelsPerUnit + 2 * pad + footer).rounded(), 1)
         guard width <= Self.maximumSide else { throw .sideTooLarge(width) }
         guard height <= Self.maximumSide else { throw .sideTooLarge(height) }

@@ -83,10 +83,12 @@ public enum Words {
         return full.count <= characters ? full : short(value)
     }
 
-    /// A count in at most three significant digits and a scale, for a caption too narrow for
-    /// every digit (SPEC §2, "Magnitude in the picture"): "999", "1.23K", "99.9K", "1.23M",
-    /// "9.22B", "1T", and from 10¹⁵ on a power of ten, "9.22E18". The digits are cut, never
-    /// rounded up, so the short form never says more than the count.
+    /// A count in three significant digits and a scale, for a caption or badge too narrow for
+    /// every digit (SPEC §2, "Magnitude in the picture"): one rule for every count, "999",
+    /// "1.00K", "1.23K", "99.9K", "999K", "1.00M", "9.22B", "1.00T", and from 10¹⁵ on a raised
+    /// power of ten, "1.00×10¹⁵", "9.22×10¹⁸". The digits are cut, never rounded up, so the
+    /// short form never says more than the count; zeros are kept, so 1,000,000 and 1,234,567
+    /// are written alike ("1.00M", "1.23M").
     public static func short(_ value: UInt64) -> String {
         let digits = Array(String(value).utf8)
         guard digits.count > 3 else { return String(value) }
@@ -97,17 +99,20 @@ public enum Words {
             case 6..<9: (6, "M")
             case 9..<12: (9, "B")
             case 12..<15: (12, "T")
-            default: (exponent, "E\(exponent)")
+            default: (exponent, "×10" + superscript(exponent))
             }
         let whole = digits.count - scale
-        var kept = Array(digits.prefix(max(3, whole)))
-        var fraction = kept.count > whole ? Array(kept[whole...]) : []
-        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        kept = Array(kept.prefix(whole))
+        let kept = digits.prefix(3)
         let number =
-            String(decoding: kept, as: UTF8.self)
-            + (fraction.isEmpty ? "" : "." + String(decoding: fraction, as: UTF8.self))
+            String(decoding: kept.prefix(whole), as: UTF8.self)
+            + (whole < 3 ? "." + String(decoding: kept.dropFirst(whole), as: UTF8.self) : "")
         return number + suffix
+    }
+
+    /// A number in superscript digits: 18 → "¹⁸".
+    private static func superscript(_ value: Int) -> String {
+        let raised: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+        return String(String(value).map { raised[Int($0.asciiValue! - UInt8(ascii: "0"))] })
     }
 
     /// Digits grouped by threes with commas, independent of locale: 1234567 → "1,234,567".

@@ -201,7 +201,7 @@ public enum Renderer {
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
         viewport = viewport.aligned(to: frame.shown(fit, for: extent, detail: detail))
         var clean = Scene(count: count, frame: frame.level, detail: detail, goal: settings.goal)
-        if let caption { clean = clean.adding(caption.caption(in: viewport)) }
+        if let caption { clean = clean.adding(caption.caption(in: viewport, over: clean.marks)) }
         var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
         if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
         if scaled && settings.style == .clean {
@@ -219,9 +219,10 @@ public enum Renderer {
     ) throws(RenderError) -> (CaptionLayout?, Viewport) {
         do {
             return try CaptionLayout.fit(count, sizing: sizing, side: side.pixels * settings.scale) {
-                (footer: Double) throws(Viewport.Problem) -> Viewport in
+                (footer: Double, footerWidth: Double) throws(Viewport.Problem) -> Viewport in
                 try Viewport(
-                    content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer)
+                    content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer,
+                    footerWidth: footerWidth)
             }
         } catch {
             throw .viewport(error)

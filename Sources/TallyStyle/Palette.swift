@@ -2,7 +2,8 @@ import TallyGeometry
 
 /// SPEC §3: the colour tokens of the design system, light and dark. The boxes' c3 is darker
 /// (light) and brighter (dark) than the seed's (#8C8C91, #858587), so every mark meets 3:1 in a
-/// deliberate order (SPEC §2, "Contrast").
+/// deliberate order (SPEC §2, "Contrast"); the dark c2 is brighter than the seed's #B8B8BA, so
+/// a block's diagonal stands 1.5:1 clear of those brighter boxes (SPEC §2, "Tone follows level").
 public struct Palette: Hashable, Sendable {
     /// The background when one is asked for.
     public var paper: RGBA
@@ -10,8 +11,8 @@ public struct Palette: Hashable, Sendable {
     public var c1: RGBA
     /// Crosses and diagonals.
     public var c2: RGBA
-    /// Boxes: the mark that carries large counts, so darker (light) or brighter (dark) than the
-    /// translucent caps and the progress wash, at least 4:1 against the paper.
+    /// Boxes: the mark that carries large counts, at least 4:1 against the paper, and 1.5:1
+    /// clear of the diagonals (c2) that cross them (SPEC §2, "Tone follows level").
     public var c3: RGBA
     /// The slash, the signature warm red.
     public var accent: RGBA
@@ -22,7 +23,7 @@ public struct Palette: Hashable, Sendable {
         c3: RGBA(hex: 0x77777C), accent: RGBA(hex: 0xD94033))
     /// SPEC §3's dark palette.
     public static let dark = Palette(
-        paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xB8B8BA),
+        paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xC4C4C6),
         c3: RGBA(hex: 0x9A9A9C), accent: RGBA(hex: 0xF2594D))
 
     /// The colour of a role.

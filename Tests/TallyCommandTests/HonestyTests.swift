@@ -125,24 +125,61 @@ import Testing
             }
             #expect(ys.min()! > (tally.max() ?? -.infinity), "\(count) at \(size) px: the caption overlaps the tally")
         }
-        // Int64.max at 64 px cannot show 25 glyphs 7 px tall: its short form has 7 (9.22E18).
+        // Int64.max at 64 px cannot show 25 glyphs 7 px tall: its short form has 9 (9.22×10¹⁸).
         let narrow = try Renderer.layout(
             try #require(TallyCount(exactly: 9_223_372_036_854_775_807)),
             RenderSettings(format: .png, side: .longer(64))
         ).scene
-        #expect(narrow.marks.filter { $0.kind == .caption }.count == 7)
+        #expect(narrow.marks.filter { $0.kind == .caption }.count == 9)
     }
 
     /// The short form cuts, never rounds up, and says the scale: SPEC §2's examples and the
-    /// edges of each scale.
+    /// edges of each scale, three significant digits every time (1,000,000 is "1.00M" as
+    /// 1,234,567 is "1.23M"), and past trillions a raised power of ten, never "E".
     @Test func shortFormsNeverSayMore() {
         let cases: [(UInt64, String)] = [
-            (999, "999"), (1_000, "1K"), (1_234, "1.23K"), (10_000, "10K"), (99_999, "99.9K"), (100_000, "100K"),
-            (999_999, "999K"), (1_000_000, "1M"), (1_234_567, "1.23M"), (1_500_000, "1.5M"), (9_999_999_999, "9.99B"),
-            (1_000_000_000_000, "1T"), (999_999_999_999_999, "999T"), (1_000_000_000_000_000, "1E15"),
-            (9_223_372_036_854_775_807, "9.22E18"),
+            (999, "999"), (1_000, "1.00K"), (1_234, "1.23K"), (10_000, "10.0K"), (99_999, "99.9K"),
+            (100_000, "100K"), (999_999, "999K"), (1_000_000, "1.00M"), (1_234_567, "1.23M"), (1_500_000, "1.50M"),
+            (9_999_999_999, "9.99B"), (1_000_000_000_000, "1.00T"), (999_999_999_999_999, "999T"),
+            (1_000_000_000_000_000, "1.00×10¹⁵"), (12_345_678_901_234_567, "1.23×10¹⁶"),
+            (9_223_372_036_854_775_807, "9.22×10¹⁸"),
         ]
         for (value, text) in cases { #expect(Words.short(value) == text, "\(value)") }
+        // The property behind the examples, over counts of every length: the short form's
+        // digits are the count's first three, cut, and its point and scale put them in their place.
+        var generator = SeededGenerator(state: 0x5407)
+        let raised = Array("⁰¹²³⁴⁵⁶⁷⁸⁹")
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 4...19, using: &generator)
+            let value =
+                UInt64.random(in: 0...UInt64(Int64.max), using: &generator)
+                % (length == 19 ? UInt64.max : pow10(length))
+            guard value >= 1_000 else { continue }
+            let digits = String(value)
+            let text = Words.short(value)
+            let mantissa = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            let suffix = String(text.dropFirst(mantissa.count))
+            let scale: Int? =
+                switch suffix {
+                case "K": 3
+                case "M": 6
+                case "B": 9
+                case "T": 12
+                default:
+                    suffix.hasPrefix("×10")
+                        ? Int(
+                            String(
+                                suffix.dropFirst(3).compactMap { raised.firstIndex(of: $0) }.map(String.init).joined()))
+                        : nil
+                }
+            let whole = mantissa.split(separator: ".").first?.count ?? 0
+            // K to T up to trillions, a power of ten (one whole digit) from 10¹⁵.
+            let rightScale = (digits.count > 15) == suffix.hasPrefix("×10")
+            #expect(
+                mantissa.filter(\.isNumber) == digits.prefix(3) && scale.map { whole + $0 } == digits.count
+                    && rightScale,
+                "\(value): \(text)")
+        }
         // Every character of a short form is in the stroke font.
         for (value, _) in cases {
             #expect(Words.short(value).allSatisfy { StrokeFont.glyph($0) != nil }, "\(value)")
@@ -238,4 +275,9 @@ import Testing
         let hundred = try Renderer.layout(100, RenderSettings(format: .png, side: .longer(16)))
         #expect(hundred.scene.marks.map(\.kind) == [.box, .cross])
     }
+}
+
+/// 10ⁿ for n ≤ 19.
+private func pow10(_ exponent: Int) -> UInt64 {
+    (0..<exponent).reduce(1) { value, _ in value * 10 }
 }

@@ -127,7 +127,7 @@ import Testing
     /// contrast in a deliberate order.
     @Test(arguments: [
         ("light", ["#fafaf7", "#262629", "#59595e", "#77777c", "#d94033"]),
-        ("dark", ["#1c1c1f", "#ebebed", "#b8b8ba", "#9a9a9c", "#f2594d"]),
+        ("dark", ["#1c1c1f", "#ebebed", "#c4c4c6", "#9a9a9c", "#f2594d"]),
     ])
     func theColourTokensAreTheSpecs(_ theme: String, _ colours: [String]) throws {
         // 125 has strokes (c1), slashes (accent), crosses (c2) and a box (c3); paper behind.

@@ -98,9 +98,10 @@ import Testing
             for mark in scene(n, detail).marks {
                 let expected: ColorToken
                 switch mark.kind {
-                case .stroke, .line, .progress, .edge: expected = .c1
+                // The caption is type in the ink (SPEC §2, "The caption").
+                case .stroke, .line, .progress, .edge, .caption: expected = .c1
                 case .slash: expected = .accent
-                case .cross, .diagonal, .caption: expected = .c2
+                case .cross, .diagonal: expected = .c2
                 // A goal's remaining cells: the colour of boxes, never the ink of progress (SPEC §6).
                 case .box, .remaining: expected = .c3
                 }

@@ -222,28 +222,30 @@ import Testing
         #expect(Detail.full.showsUnits(of: .stroke))
     }
 
-    /// A cap over detail that stays lets it show through (the twenty-five-unit's cross
-    /// over its gates, a frame block's diagonal over its rows); a cap over nothing is opaque.
-    @Test func capsAreTranslucentExactlyOverDetail() throws {
+    /// SPEC §2, "Tone follows level": every cap is opaque, over detail that stays (the
+    /// twenty-five-unit's cross over its gates, a frame block's diagonal over its rows) or
+    /// alone, so it never mixes its colour into the marks under it; and the twenty-five-unit's
+    /// cross is drawn with a bolder pen than the slash and the strokes it closes.
+    @Test func capsAreOpaqueOverDetailOrAlone() throws {
         func caps(_ n: UInt64, _ detail: Detail, _ kind: MarkKind, unit: UInt64) -> [Mark] {
             scene(n, detail).marks.filter { $0.kind == kind && $0.unit == unit }
         }
         for n: UInt64 in [25, 99, 137] {
             let over = caps(n, .full, .cross, unit: 25)
-            // SPEC §2, "Contrast": translucent, but at least 3:1 (0.8 of c2 over the paper).
-            #expect(!over.isEmpty && over.allSatisfy { $0.opacity == 0.8 }, "count \(n)")
-            // Drawn too small for its gates, the cross closes the unit alone, at full strength.
+            #expect(!over.isEmpty && over.allSatisfy { $0.opacity == 1 }, "count \(n)")
             let alone = caps(n, .automatic(pixelsPerUnit: 0.3), .cross, unit: 25)
-            #expect(alone.allSatisfy { $0.opacity == 1 }, "count \(n)")
+            #expect(!alone.isEmpty && alone.allSatisfy { $0.opacity == 1 }, "count \(n)")
+            let gate = scene(n, .full).marks
+            let slash = try #require(gate.first { $0.kind == .slash })
+            let stroke = try #require(gate.first { $0.kind == .stroke })
+            #expect(over.allSatisfy { $0.width > slash.width && $0.width > stroke.width })
         }
         #expect(caps(137, .full, .cross, unit: 100).allSatisfy { $0.opacity == 1 })
         #expect(caps(137, .full, .box, unit: 100).allSatisfy { $0.opacity == 1 })
         let overRows = try #require(caps(10_000, .full, .diagonal, unit: 10_000).first)
-        #expect(overRows.opacity < 1)
+        #expect(overRows.opacity == 1)
         let collapsed = caps(99_999, .full, .diagonal, unit: 10_000)
         #expect(collapsed.count == 9 && collapsed.allSatisfy { $0.opacity == 1 })
-        let tiny = try #require(caps(10_000, .automatic(pixelsPerUnit: 0.001), .diagonal, unit: 10_000).first)
-        #expect(tiny.opacity == 1)
     }
 
     @Test func pensNeverThinnerThanAPixel() async {
