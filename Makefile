@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo test test-sanitize format lint api-check api-baseline fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
+.PHONY: all deps test-deps build demo check test test-sanitize format lint api-check api-baseline fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
 
 all: build
 
@@ -27,6 +27,18 @@ demo: build
 	$(TALLY) render 137 -o out/demo/tally-137.json
 	@$(TALLY) describe 1234
 	@echo "wrote out/demo/: tally-1234.svg, tally-99-ink.svg, tally-9999.png, tally-9999.pdf, tally-137.json"
+
+# The inner loop: lint the Swift files changed since the last commit, build, and run the unit
+# tests (geometry, encoding, SVG, options, PNG and PDF in process, server routes in process,
+# snapshots by comparison). A test that starts a process or an outside program is cancelled
+# where it would start it (TALLY_CHECK; `startingAProcess` in Tests/TallyTestSupport) and
+# reported as skipped: `make test` runs everything.
+check: deps
+	@changed="$$( { git diff --name-only --diff-filter=d HEAD -- '*.swift'; git ls-files --others --exclude-standard -- '*.swift'; } | sort -u)"; \
+	  if [ -n "$$changed" ]; then $(SWIFT) format lint --strict $$changed && echo "lint: the changed Swift files are formatted"; \
+	  else echo "lint: no Swift file changed"; fi
+	$(SWIFT) build --build-tests
+	TALLY_CHECK=1 $(SWIFT) test --skip-build
 
 test: test-deps
 	$(MAKE) --no-print-directory lint

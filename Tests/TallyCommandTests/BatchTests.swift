@@ -300,6 +300,7 @@ import Testing
     }
 
     private func interrupt(_ signal: Int32, _ format: String) throws {
+        try startingAProcess()
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out")

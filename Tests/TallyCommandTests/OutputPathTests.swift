@@ -166,6 +166,7 @@ import Testing
     /// (/dev/shm) where there is one.
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG)"))
     func sigkillLeavesNoTemporaryFile() async throws {
+        try startingAProcess()
         var folders = [FileManager.default.temporaryDirectory]
         if FileManager.default.fileExists(atPath: "/dev/shm") { folders.append(URL(fileURLWithPath: "/dev/shm")) }
         for base in folders {

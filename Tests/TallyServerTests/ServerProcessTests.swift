@@ -15,6 +15,7 @@ final class RunningServer: @unchecked Sendable {
 
     /// Starts the server and waits (at most 30 s) for the line that names its port.
     init(_ arguments: [String]) throws {
+        try startingAProcess()
         log = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = TallyProcess.executable
@@ -144,7 +145,9 @@ func freePort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-@Suite(.serialized) struct ServerProcessTests {
+/// Each test has a time limit: a server that stops answering fails the test, and the
+/// `RunningServer` it held is released, which kills and reaps the server.
+@Suite(.serialized, .timeLimit(.minutes(underSanitizer ? 10 : 3))) struct ServerProcessTests {
     /// RFC 9112 §9.3: HTTP/1.0 without keep-alive, and any request with `Connection: close`, get
     /// their response with `Connection: close`, and then the server closes (long before its
     /// 600 s idle timeout). A connection that is kept stays open.
@@ -191,6 +194,7 @@ func freePort() throws -> Int {
     @Test func aServerWithItsOutputClosedKeepsServingAndStops() async throws {
         let port = try freePort()
         let shell = try #require(installedProgram("sh"))
+        try startingAProcess()
         let process = Process()
         process.executableURL = shell
         process.arguments = [

@@ -32,11 +32,14 @@ public enum TallyProcess {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, stdin: Data? = nil,
+        timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> TallyRun {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        return try runProgram(executable, arguments, environment: env, directory: directory, stdin: stdin)
+        return try runProgram(
+            executable, arguments, environment: env, directory: directory, stdin: stdin, timeout: timeout,
+            sourceLocation: sourceLocation)
     }
 
     /// A fresh empty folder for a test's files.
@@ -95,11 +98,27 @@ public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER
 /// Headless Chromium, under either of its Debian names.
 public let chromiumProgram = installedProgram("chromium") ?? installedProgram("chromium-browser")
 
-/// Runs any program and returns its exit status and output; stopped after `timeout` seconds.
+/// Whether this is `make check`'s run (`TALLY_CHECK` set): the unit tests only, in minutes.
+public let isQuickCheck = ProcessInfo.processInfo.environment["TALLY_CHECK"] != nil
+
+/// Called before a test starts a process (tally, tally-server or an outside program): under
+/// `make check` the test is cancelled there, reported as skipped, and `make test` runs it. So
+/// the unit tests and the integration tests are told apart where the difference is, whatever
+/// suite they sit in.
+public func startingAProcess(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    if isQuickCheck {
+        try Test.cancel("starts a process: make test runs it, make check does not", sourceLocation: sourceLocation)
+    }
+}
+
+/// Runs any program and returns its exit status and output. A program still running after
+/// `timeout` seconds is a failure recorded against the test: it is sent SIGTERM, then SIGKILL
+/// two seconds later, and reaped, so a hung child fails its test and is never left running.
 public func runProgram(
     _ url: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
-    stdin: Data? = nil, timeout: TimeInterval = 120
+    stdin: Data? = nil, timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> TallyRun {
+    try startingAProcess(sourceLocation: sourceLocation)
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
@@ -123,14 +142,61 @@ public func runProgram(
         errors.data = err.fileHandleForReading.readDataToEndOfFile()
         group.leave()
     }
-    let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+    final class Flag: @unchecked Sendable { var timedOut = false }
+    let expired = Flag()
+    let identifier = process.processIdentifier
+    let timer = DispatchWorkItem {
+        guard process.isRunning else { return }
+        expired.timedOut = true
+        // The child and everything it started (a shell's tally holds the pipes open too).
+        let tree = [identifier] + descendants(of: identifier)
+        for pid in tree { kill(pid, SIGTERM) }
+        // Whatever ignores SIGTERM (or is stopped) is killed outright.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+            for pid in tree { kill(pid, SIGKILL) }
+        }
+    }
+    // Sanitized builds run several times slower: the same deadline would fail them for that alone.
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout * (underSanitizer ? 4 : 1), execute: timer)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
     timer.cancel()
+    if expired.timedOut {
+        Issue.record(
+            "\(url.lastPathComponent) \(arguments.joined(separator: " ")) ran past \(Int(timeout)) s and was killed",
+            sourceLocation: sourceLocation)
+    }
     return TallyRun(
         status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
+}
+
+/// The processes descended from `pid`, children first (Linux: from /proc; elsewhere none).
+func descendants(of pid: Int32) -> [Int32] {
+    #if os(Linux)
+    var parents: [Int32: Int32] = [:]
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    for entry in entries {
+        guard let child = Int32(entry),
+            let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { continue }
+        // "pid (name) state ppid …": the name may hold spaces, so read after its last ")".
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
+    }
+    var found: [Int32] = []
+    var frontier = [pid]
+    while let next = frontier.popLast() {
+        for (child, parent) in parents where parent == next {
+            found.append(child)
+            frontier.append(child)
+        }
+    }
+    return found
+    #else
+    return []
+    #endif
 }
 
 /// A seeded random number generator (a 64-bit linear congruential step with an output shift):

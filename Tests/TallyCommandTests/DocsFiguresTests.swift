@@ -1,0 +1,78 @@
+import Foundation
+import TallyGeometry
+import TallyStyle
+import TallyTestSupport
+import Testing
+
+/// The figures docs/SPEC.md and the README state (opacities, pens, thresholds, limits, the
+/// palette) are the code's: each is written here from the code's constant, in the words the
+/// docs use, and must be found in them. Change a constant without its docs, or the docs without
+/// the constant, and this fails (SPEC §2, §3, §6).
+@Suite struct DocsFiguresTests {
+    /// A document's text with every run of white space made one space, so a figure wrapped
+    /// across lines is still found.
+    private static func text(_ path: String) throws -> String {
+        let url = TallyProcess.packageRoot.appendingPathComponent(path)
+        let raw = try String(contentsOf: url, encoding: .utf8)
+        return raw.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// 0.06 → "6%".
+    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
+
+    /// 16384 → "16,384"; 7.0 → "7".
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? Words.grouped(UInt64(value)) : "\(value)"
+    }
+
+    /// "#RRGGBB" of a palette colour.
+    private static func hex(_ colour: RGBA) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "#"
+            + [colour.red, colour.green, colour.blue].map { "\(digits[Int($0 >> 4)])\(digits[Int($0 & 15)])" }
+            .joined()
+    }
+
+    @Test func theSpecStatesTheCodesFigures() throws {
+        let spec = try Self.text("docs/SPEC.md")
+        let figures = [
+            "c1 at \(Self.percent(Proportions.progressTintOpacity))",
+            "c1 at \(Self.percent(Proportions.progressOpacity))",
+            "never under \(Self.number(Magnitude.minimumDigitPixels)) px",
+            "box under \(Self.number(Proportions.smallestCappedBoxPixels)) px",
+            "\(Self.number(Viewport.maximumSide)) px a side",
+            "pen (\(Self.number(Proportions.quincunxCrossWidth)) against \(Self.number(Proportions.slashWidth)) units)",
+            "every picture of a count of \(Self.number(Double(Magnitude.captionedFrom))) or more",
+        ]
+        // The document is not printed on failure: only the figure it lacks.
+        for figure in figures {
+            let found = spec.contains(figure)
+            #expect(found, "docs/SPEC.md does not say \"\(figure)\"")
+        }
+        // §3's table: every token in both themes.
+        for (token, role) in [
+            ("paper", \Palette.paper), ("c1", \.c1), ("c2", \.c2), ("c3", \.c3), ("accent", \.accent),
+        ] {
+            let light = Self.hex(Palette.light[keyPath: role])
+            let dark = Self.hex(Palette.dark[keyPath: role])
+            let found = spec.contains("| `\(light)` | `\(dark)` |")
+            #expect(found, "docs/SPEC.md §3 does not give \(token) as \(light), \(dark)")
+        }
+    }
+
+    @Test func theReadmeStatesTheCodesFigures() throws {
+        let readme = try Self.text("README.md")
+        let figures = [
+            "`opacity` \(Proportions.progressTintOpacity), a tint",
+            "at \(Proportions.progressOpacity))",
+            "never under \(Self.number(Magnitude.minimumDigitPixels)) px",
+            "at least \(Self.number(Magnitude.minimumDigitPixels)) px tall",
+            "box under \(Self.number(Proportions.smallestCappedBoxPixels)) px",
+            "at most \(Self.number(Viewport.maximumSide)) px a side",
+        ]
+        for figure in figures {
+            let found = readme.contains(figure)
+            #expect(found, "README.md does not say \"\(figure)\"")
+        }
+    }
+}
