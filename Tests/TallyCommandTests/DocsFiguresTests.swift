@@ -33,6 +33,16 @@ import Testing
             .joined()
     }
 
+    /// Each figure is in the document; on failure only the figure it lacks is printed.
+    private static func expect(
+        _ figures: [String], in text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for figure in figures {
+            let found = text.contains(figure)
+            #expect(found, "\(name) does not say \"\(figure)\"", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func theSpecStatesTheCodesFigures() throws {
         let spec = try Self.text("docs/SPEC.md")
         let figures = [
@@ -44,11 +54,7 @@ import Testing
             "pen (\(Self.number(Proportions.quincunxCrossWidth)) against \(Self.number(Proportions.slashWidth)) units)",
             "every picture of a count of \(Self.number(Double(Magnitude.captionedFrom))) or more",
         ]
-        // The document is not printed on failure: only the figure it lacks.
-        for figure in figures {
-            let found = spec.contains(figure)
-            #expect(found, "docs/SPEC.md does not say \"\(figure)\"")
-        }
+        Self.expect(figures, in: spec, "docs/SPEC.md")
         // §3's table: every token in both themes.
         for (token, role) in [
             ("paper", \Palette.paper), ("c1", \.c1), ("c2", \.c2), ("c3", \.c3), ("accent", \.accent),
@@ -70,9 +76,6 @@ import Testing
             "box under \(Self.number(Proportions.smallestCappedBoxPixels)) px",
             "at most \(Self.number(Viewport.maximumSide)) px a side",
         ]
-        for figure in figures {
-            let found = readme.contains(figure)
-            #expect(found, "README.md does not say \"\(figure)\"")
-        }
+        Self.expect(figures, in: readme, "README.md")
     }
 }
