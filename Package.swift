@@ -35,7 +35,7 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //                  trait (on by default)
 //   TallyServerTool  the `tally-server` executable that `tally serve` runs (a separate binary,
 //                  so every other command starts without NIO or Foundation)
-//   TallyBenchmarks  speed measurements (google/swift-benchmark), run with `make bench`
+// Benchmarks/ (speed measurements, `make bench`) and Fuzz/ are packages of their own.
 let package = Package(
     name: "tally",
     // macOS 13: ContinuousClock and the concurrency the server and batch use. Linux is what CI
@@ -61,7 +61,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
-        .package(url: "https://github.com/google/swift-benchmark", from: "0.1.2"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
         // `make docs`: the DocC catalogue of the Tally library, built with warnings as errors.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -156,15 +155,6 @@ let package = Package(
             ],
             swiftSettings: serverCondition),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
-        // Speed goals live here, never in timed tests: `make bench`.
-        .executableTarget(
-            name: "TallyBenchmarks",
-            dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyRender", "TallyPOSIX",
-                .product(name: "Benchmark", package: "swift-benchmark"),
-            ],
-            path: "Benchmarks/TallyBenchmarks"
-        ),
         .testTarget(
             name: "TallyGeometryTests",
             dependencies: [

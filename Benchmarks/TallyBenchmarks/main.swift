@@ -1,8 +1,11 @@
 import Benchmark
-import TallyEncoding
-import TallyGeometry
-import TallyPOSIX
-import TallyRender
+import Tally
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // Speed goals live here and in scripts/bench, never in timed tests.
 //
