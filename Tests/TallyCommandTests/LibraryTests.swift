@@ -28,15 +28,16 @@ import Testing
         #expect(Scene(count: 25).marks.count == 26)
     }
 
+    /// Animation is a setting of its own: off by default, and only the marks new since a count
+    /// draw in (the "+1" moment).
     @Test func animationIsAValue() throws {
-        var settings = RenderSettings()
-        #expect(settings.animation == .none)
-        settings.animation = .all
-        #expect(settings.animation == .all)
-        settings.animation = .since(24)
-        #expect(settings.animation == .since(24))
+        #expect(RenderSettings().animation == .none)
         let plusOne = try Tally.svg(25, animation: .since(24))
-        #expect(plusOne.contains("animation-delay"))
+        // The 25th tally mark is the last gate's slash, and with it the cross closes the unit:
+        // those two draw in, and no stroke drawn before.
+        #expect(plusOne.components(separatedBy: "animation-delay:").count == 3)
+        #expect(plusOne.contains("class=\"slash a\"") && plusOne.contains("class=\"cross a\""))
+        #expect(!plusOne.contains("class=\"stroke a\""))
         #expect(!(try Tally.svg(25)).contains("animation-delay"))
         #expect(throws: RenderError.animateFromBeyondCount(26, 25)) { try Tally.svg(25, animation: .since(26)) }
     }
