@@ -29,11 +29,26 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// by threes with commas or underscores if at all (`1234`, `1,234`, `1_234`, one kind of
     /// separator, every group but the first three digits long), and never a locale's separators,
     /// a decimal point or an exponent, so the same text is read the same way everywhere.
-    public enum ParseError: Error, Equatable, Sendable {
+    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         case empty
         case negative
         case notANumber
         case tooLarge
+
+        /// What is wrong with the text, as a message's predicate: "is negative". The command
+        /// line and the server write it after the value as given (`count '-5' is negative`).
+        public var reason: String {
+            switch self {
+            case .empty, .notANumber: "is not a number"
+            case .negative: "is negative"
+            case .tooLarge: "is too large"
+            }
+        }
+
+        /// "the text is negative; a count is a whole number from 0 to 9,223,372,036,854,775,807".
+        public var description: String {
+            "the text \(reason); a count is a whole number from 0 to \(TallyCount.maximum)"
+        }
     }
 
     /// The count some text names, or why it names none.

@@ -88,9 +88,7 @@ package struct RenderOptions: Sendable {
         switch TallyCount.parse(text) {
         case .success(let goal) where goal.value > 0: return goal
         case .success: throw .usage("\(shown) is not a goal; it must be \(range)")
-        case .failure(.negative): throw .usage("\(shown) is negative; it must be \(range)")
-        case .failure(.tooLarge): throw .usage("\(shown) is too large; it must be \(range)")
-        case .failure(.empty), .failure(.notANumber): throw .usage("\(shown) is not a number; it must be \(range)")
+        case .failure(let error): throw .usage("\(shown) \(error.reason); it must be \(range)")
         }
     }
 
@@ -196,12 +194,10 @@ package struct RenderOptions: Sendable {
         case .animateFromBeyondCount(_, let count):
             return .usage(
                 "\(shown(.animateFrom)) is larger than the count \(count.value); it must be from 0 to the count")
-        case .formatUnavailable(let format):
-            return .usage(
-                "format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are"
-            )
-        case .backend(let message):
-            return CommandFailure(.io, message)
+        case .formatUnavailable:
+            return .usage(error.description)
+        case .backend:
+            return CommandFailure(.io, error.description)
         }
     }
 

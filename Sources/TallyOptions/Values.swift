@@ -16,10 +16,7 @@ package enum Values {
     package static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {
         switch TallyCount.parse(text) {
         case .success(let count): return count
-        case .failure(.negative): throw .usage("\(what) '\(printable(text))' is negative; it must be \(countRange)")
-        case .failure(.tooLarge): throw .usage("\(what) '\(printable(text))' is too large; it must be \(countRange)")
-        case .failure(.empty), .failure(.notANumber):
-            throw .usage("\(what) '\(printable(text))' is not a number; it must be \(countRange)")
+        case .failure(let error): throw .usage("\(what) '\(printable(text))' \(error.reason); it must be \(countRange)")
         }
     }
 

@@ -142,7 +142,8 @@ public enum Animation: Hashable, Sendable {
     case since(TallyCount)
 }
 
-/// Why a count could not be rendered with some settings.
+/// Why a count could not be rendered with some settings; its description says so in words
+/// (the command line and the server word the same cases with the options as they were given).
 public enum RenderError: Error, Hashable, Sendable {
     case viewport(Viewport.Problem)
     /// `--animate` with a format that cannot move.
@@ -155,6 +156,41 @@ public enum RenderError: Error, Hashable, Sendable {
     case formatUnavailable(OutputFormat)
     /// A backend failed (Cairo's status, say), in its own words.
     case backend(String)
+}
+
+extension RenderError: CustomStringConvertible {
+    /// The failure in one line: "a side of 20,000 px is too large; images are at most 16,384 px
+    /// a side and 64 megapixels".
+    public var description: String {
+        let limits =
+            "images are at most \(Words.grouped(UInt64(Viewport.maximumSide))) px a side and \(Int(Viewport.maximumPixels / 1_000_000)) megapixels"
+        func pixels(_ value: Double) -> String {
+            value.isFinite && value < 1e15 ? Words.grouped(UInt64(value.rounded(.up))) : "more than 10¹⁵"
+        }
+        switch self {
+        case .viewport(.notPositive(let what, let value)):
+            return "the \(what) \(value) must be \(what == "padding" ? "0 or more" : "a positive number")"
+        case .viewport(.sideTooSmall(let value)):
+            return "a size of \(value) gives a side under 1 px; it must give at least 1 px"
+        case .viewport(.paddingTooLarge(let value)):
+            return "a padding of \(value) px leaves no room for the tally; it must be less than half the size"
+        case .viewport(.sideTooLarge(let value)):
+            return "a side of \(pixels(value)) px is too large; \(limits)"
+        case .viewport(.tooManyPixels(let value)):
+            return "an image of \(pixels(value)) pixels is too large; \(limits)"
+        case .animationNeedsSVG(let format):
+            return "animation is for SVG output; the format is \(format.rawValue)"
+        case .animateFromBeyondCount(let from, let count):
+            return "animation from \(from) is past the count \(count); it must be from 0 to the count"
+        case .countBeyondFrame(let count, let level):
+            return "count \(count) does not fit in a \(level.name) of \(Words.grouped(level.capacity))"
+        case .formatUnavailable(let format):
+            return
+                "format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are"
+        case .backend(let message):
+            return message
+        }
+    }
 }
 
 /// count → scene → bytes. Every setting is checked, and every limit, before a mark is made.

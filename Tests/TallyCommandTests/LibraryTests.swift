@@ -58,4 +58,42 @@ import Testing
             }
         }
     }
+
+    /// The library's errors say what is wrong in words, as a Swift user prints them, each case
+    /// with the values it carries.
+    @Test func errorsDescribeThemselves() throws {
+        let cases: [(any Error & CustomStringConvertible, String)] = [
+            (
+                TallyCount.ParseError.negative,
+                "the text is negative; a count is a whole number from 0 to 9,223,372,036,854,775,807"
+            ),
+            (
+                TallyCount.ParseError.empty,
+                "the text is not a number; a count is a whole number from 0 to 9,223,372,036,854,775,807"
+            ),
+            (RenderError.countBeyondFrame(1_234, .thousandRow), "count 1,234 does not fit in a thousand-row of 1,000"),
+            (
+                RenderError.animateFromBeyondCount(30, 25),
+                "animation from 30 is past the count 25; it must be from 0 to the count"
+            ),
+            (RenderError.animationNeedsSVG(.png), "animation is for SVG output; the format is png"),
+            (
+                RenderError.viewport(.sideTooLarge(20_000)),
+                "a side of 20,000 px is too large; images are at most 16,384 px a side and 64 megapixels"
+            ),
+            (
+                RenderError.formatUnavailable(.pdf),
+                "format 'pdf' is not available in this build of tally, made without its Cairo trait; svg and json are"
+            ),
+            (RenderError.backend("cairo: out of memory"), "cairo: out of memory"),
+        ]
+        for (error, words) in cases { #expect(error.description == words) }
+        // What the library throws is what it describes.
+        do {
+            _ = try Renderer.render(25, RenderSettings(format: .svg, side: .longer(20_000)))
+            Issue.record("a 20,000 px side was drawn")
+        } catch {
+            #expect(error.description.hasPrefix("a side of 20,000 px is too large"))
+        }
+    }
 }
