@@ -51,7 +51,7 @@ struct Batch: ParsableCommand {
     @Option(
         name: .customShort("j"), parsing: .unconditional,
         help: ArgumentHelp("How many files to draw at once (default: the number of cores).", valueName: "n"))
-    var jobs: Int?
+    var jobs: String?
 
     @OptionGroup(title: "Drawing")
     var drawing: DrawingOptions
@@ -130,9 +130,11 @@ struct Batch: ParsableCommand {
             "tally: wrote \(Words.grouped(files)) \(noun), \(size), in \(DecimalText.fixed(seconds, digits: 2)) s to \(Values.printable(directory))\n"
     }
 
-    static func workerCount(_ jobs: Int?) throws(CommandFailure) -> Int {
-        guard let jobs else { return processorCount() }
-        guard (1...256).contains(jobs) else { throw .usage("-j '\(jobs)' must be from 1 to 256") }
+    static func workerCount(_ text: String?) throws(CommandFailure) -> Int {
+        guard let text else { return processorCount() }
+        guard let jobs = Int(text), (1...256).contains(jobs) else {
+            throw .usage("-j '\(Values.printable(text))' must be a whole number from 1 to 256")
+        }
         return jobs
     }
 

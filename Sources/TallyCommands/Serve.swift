@@ -3,34 +3,33 @@ import TallyOptions
 import TallyPOSIX
 
 /// The options of `tally serve`, declared once: `tally serve` checks them and hands them to the
-/// `tally-server` program, which reads them with this same declaration. Defaults, checks and
-/// messages are the options model's (`ServeSettings`).
+/// `tally-server` program, which reads them with this same declaration. Each value is read as
+/// text and checked by the options model (`ServeSettings.read`), which words every message, so
+/// no message is the parser's.
 package struct ServeOptions: ParsableArguments, Sendable {
-    private static let defaults = ServeSettings()
-
     /// Where to listen.
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("The address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
-    package var host = defaults.host
+    package var host: String?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
-    package var port = defaults.port
+    package var port: String?
 
     /// The server's cap on image sides, below the command line's (`Viewport.maximumSide`).
     @Option(
         name: .customLong("max-size"), parsing: .unconditional,
         help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
-    package var maxSize = defaults.maxSize
+    package var maxSize: String?
 
     /// Threads that draw PNG and PDF.
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("Threads that draw PNG and PDF (default: one per processor).", valueName: "n"))
-    package var jobs: Int?
+    package var jobs: String?
 
     /// Raster work that may wait, beyond which the server says 503.
     @Option(
@@ -38,7 +37,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
         help: ArgumentHelp(
             "PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.",
             valueName: "n"))
-    package var queue = defaults.queue
+    package var queue: String?
 
     /// Memory for images already drawn.
     @Option(
@@ -46,7 +45,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
         help: ArgumentHelp(
             "MiB of images already drawn to keep and send again instead of redrawing; 0 turns the cache off.",
             valueName: "MiB"))
-    package var cacheSize = defaults.cacheSize
+    package var cacheSize: String?
 
     /// How long a request may take.
     @Option(
@@ -54,44 +53,39 @@ package struct ServeOptions: ParsableArguments, Sendable {
         help: ArgumentHelp(
             "Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.",
             valueName: "s"))
-    package var timeout = defaults.timeout
+    package var timeout: String?
 
     /// How much the server logs.
     @Option(
         name: .customLong("log-level"), parsing: .unconditional,
         help: ArgumentHelp(
             "trace, debug, info (one line per request), notice, warning, error or critical.", valueName: "level"))
-    package var logLevel = defaults.logLevel
+    package var logLevel: String?
 
     package init() {}
 
-    /// The options as the model's settings.
-    package var settings: ServeSettings {
-        var settings = ServeSettings()
-        (settings.host, settings.port, settings.maxSize, settings.jobs) = (host, port, maxSize, jobs)
-        (settings.queue, settings.cacheSize, settings.timeout, settings.logLevel) = (
-            queue, cacheSize, timeout, logLevel
-        )
-        return settings
+    /// The options as the model's settings, each checked; the defaults are the model's.
+    package func settings() throws(CommandFailure) -> ServeSettings {
+        try ServeSettings.read(
+            host: host, port: port, maxSize: maxSize, jobs: jobs, queue: queue, cacheSize: cacheSize,
+            timeout: timeout, logLevel: logLevel)
     }
 
     package func validate() throws {
         do {
-            try settings.validate()
+            _ = try settings()
         } catch {
             throw ValidationError(error.message)
         }
     }
 
-    /// The options as arguments, each given explicitly, for `tally-server`.
+    /// The options as arguments, each as given, for `tally-server` (which reads them again).
     var arguments: [String] {
-        var arguments = [
-            "--host=\(host)", "--port=\(port)", "--max-size=\(maxSize)", "--queue=\(queue)",
-            "--cache-size=\(cacheSize)",
-            "--timeout=\(Values.number(timeout))", "--log-level=\(logLevel)",
+        let given: [(String, String?)] = [
+            ("host", host), ("port", port), ("max-size", maxSize), ("jobs", jobs), ("queue", queue),
+            ("cache-size", cacheSize), ("timeout", timeout), ("log-level", logLevel),
         ]
-        if let jobs { arguments.append("--jobs=\(jobs)") }
-        return arguments
+        return given.compactMap { name, value in value.map { "--\(name)=\($0)" } }
     }
 }
 

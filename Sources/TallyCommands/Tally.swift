@@ -47,14 +47,16 @@ public struct TallyCommand: ParsableCommand {
             try command.run()
             return 0
         } catch {
-            return report(error, of: Self.self)
+            return report(error, of: Self.self, arguments: arguments)
         }
     }
 
     /// Reports a failure of `command` (tally's or tally-server's) and returns the exit code:
     /// one line on stderr for a `CommandFailure` or a parse error, or the help or version text
     /// on stdout, checked like every output.
-    package static func report(_ error: any Error, of command: any ParsableCommand.Type) -> Int32 {
+    /// - Parameter arguments: the arguments parsed, for a parse error's own words
+    ///   (`ParseDiagnosis`).
+    package static func report(_ error: any Error, of command: any ParsableCommand.Type, arguments: [String]) -> Int32 {
         if let failure = error as? CommandFailure {
             reportError(failure.message)
             return failure.code.rawValue
@@ -69,16 +71,19 @@ public struct TallyCommand: ParsableCommand {
             }
             return 0
         }
-        reportError(parserMessage(command.message(for: error)))
+        reportError(
+            ParseDiagnosis.message(for: arguments, of: command)
+                ?? parserMessage(command.message(for: error)))
         return code.rawValue
     }
 
-    /// The parser's own words, in ours, on one line; they quote the user's value as it was:
-    /// escaped and bounded.
+    /// A parse error that `ParseDiagnosis` cannot name, in the parser's own words as they are
+    /// (never reworded, so nothing depends on their English), on one line, escaped and bounded.
     package static func parserMessage(_ text: String) -> String {
         let message = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
-        return Values.printable(
-            restyled(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), limit: 300)
+        let bare = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+        guard let first = bare.first else { return "failed" }
+        return Values.printable(first.lowercased() + bare.dropFirst(), limit: 300)
     }
 
     /// `tally: error: …` on stderr, one line.
@@ -97,34 +102,6 @@ public struct TallyCommand: ParsableCommand {
         throw .usage(
             "unknown command '\(Values.printable(first))'; \(guess)the commands are render, badge, batch, gallery, describe and serve"
         )
-    }
-
-    /// ArgumentParser's messages in tally's words: the option and value first, then what is
-    /// allowed, lowercase, one line ("--theme 'purple' is not allowed; use light, dark or auto").
-    static func restyled(_ message: String) -> String {
-        // "The value 'V' is invalid for '--option <name>'. Please provide one of 'a', 'b' or 'c'."
-        if message.hasPrefix("The value '"), let end = message.firstRange(of: "' is invalid for '") {
-            let value = String(message[message.index(message.startIndex, offsetBy: 11)..<end.lowerBound])
-            let rest = message[end.upperBound...]
-            let option = String(rest.prefix { $0 != " " && $0 != "'" })
-            if let choices = rest.firstRange(of: "Please provide one of ") {
-                var list = rest[choices.upperBound...].replacing("'", with: "")[...]
-                while list.first == "." { list.removeFirst() }
-                while list.last == "." { list.removeLast() }
-                return "\(option) '\(value)' is not allowed; use \(list)"
-            }
-            return "\(option) '\(value)' is not a number"
-        }
-        // "Unknown option '--sizee'. Did you mean '--size'?"
-        if message.hasPrefix("Unknown option ") {
-            return "unknown option " + message.dropFirst(15).replacing(". Did you mean", with: "; did you mean")
-        }
-        // "Missing expected argument '<count>'"
-        if message.hasPrefix("Missing expected argument ") {
-            return "missing " + message.dropFirst(26) + "; see --help"
-        }
-        guard let first = message.first else { return message }
-        return first.lowercased() + message.dropFirst()
     }
 
     /// `--label=` is an empty label and `--size=` an empty size, which the options model names

@@ -33,6 +33,39 @@ package struct ServeSettings: Sendable {
     /// Threads for PNG and PDF, after the default.
     package var rasterThreads: Int { jobs ?? processorCount() }
 
+    /// Settings from text as given (the command line's, `tally-server`'s), each value read and
+    /// then checked; nil keeps the default.
+    /// - Throws: `CommandFailure` naming the first option that is not a number, or out of range,
+    ///   with the value as given.
+    package static func read(
+        host: String?, port: String?, maxSize: String?, jobs: String?, queue: String?, cacheSize: String?,
+        timeout: String?, logLevel: String?
+    ) throws(CommandFailure) -> ServeSettings {
+        func whole(_ text: String?, _ option: String) throws(CommandFailure) -> Int? {
+            guard let text else { return nil }
+            guard let value = Int(text) else {
+                throw .usage("--\(option) '\(Values.printable(text))' is not a whole number")
+            }
+            return value
+        }
+        var settings = ServeSettings()
+        if let host { settings.host = host }
+        if let port = try whole(port, "port") { settings.port = port }
+        if let maxSize = try whole(maxSize, "max-size") { settings.maxSize = maxSize }
+        if let jobs = try whole(jobs, "jobs") { settings.jobs = jobs }
+        if let queue = try whole(queue, "queue") { settings.queue = queue }
+        if let cacheSize = try whole(cacheSize, "cache-size") { settings.cacheSize = cacheSize }
+        if let timeout {
+            guard let seconds = Double(timeout) else {
+                throw .usage("--timeout '\(Values.printable(timeout))' is not a number of seconds")
+            }
+            settings.timeout = seconds
+        }
+        if let logLevel { settings.logLevel = logLevel }
+        try settings.validate()
+        return settings
+    }
+
     /// Checks every value.
     /// - Throws: `CommandFailure` naming the first option out of range, with the value as given.
     package func validate() throws(CommandFailure) {

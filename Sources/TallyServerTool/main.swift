@@ -22,8 +22,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {
     let command = try ServerCommand.parse(arguments)
-    status = await ServerMain.run(command.options.settings)
+    status = await ServerMain.run(try command.options.settings())
 } catch {
-    status = TallyCommand.report(error, of: ServerCommand.self)
+    status = TallyCommand.report(error, of: ServerCommand.self, arguments: arguments)
 }
 exit(status)

@@ -49,6 +49,15 @@ import Testing
         (["render", "5", "--size", "abc"], "--size 'abc' is not a number"),
         (["render", "5", "--sizee", "3"], "unknown option '--sizee'; did you mean '--size'?"),
         (["render"], "missing '<count>'"),
+        // Found from the arguments and the parser's structured description of each command,
+        // never by reading its English.
+        (["render", "5", "--size"], "--size needs a value; see --help"),
+        (["badge", "5", "--lable", "x"], "unknown option '--lable'; did you mean '--label'?"),
+        (["render", "5", "-x"], "unknown option '-x'; see --help"),
+        (["serve", "--prot", "5"], "unknown option '--prot'; did you mean '--port'?"),
+        (["serve", "--port", "x"], "--port 'x' is not a whole number"),
+        (["serve", "--timeout", "soon"], "--timeout 'soon' is not a number of seconds"),
+        (["batch", "1", "-j", "x", "--out-dir", "OUT"], "-j 'x' must be a whole number from 1 to 256"),
         // Sub-pixel sizes are refused; messages name the value given.
         (["render", "5", "--size", "1e-200", "-f", "svg"], "--size '1e-200' gives a side under 1 px"),
         (["render", "5", "--size", "0.5", "-f", "png"], "--size '0.5' gives a side under 1 px"),
