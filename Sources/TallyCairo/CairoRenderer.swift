@@ -5,21 +5,21 @@ import TallyPOSIX
 import TallyStyle
 
 /// What a PNG or PDF carries besides the scene.
-public struct CairoOptions: Hashable, Sendable {
+package struct CairoOptions: Hashable, Sendable {
     /// The palette, theme and background.
-    public var appearance: Appearance
+    package var appearance: Appearance
     /// The accessible title ("137 tally marks", or the user's label) and the structure in words.
-    public var title: String
+    package var title: String
     /// The structure in words ("1 thousand-row, 2 hundred-blocks, …"): the PNG's Description chunk, the PDF's subject.
-    public var description: String
+    package var description: String
     /// The PDF's creation and modification date, as seconds since 1970 (SPEC §5: from
     /// `SOURCE_DATE_EPOCH`, else fixed), so the bytes stay the same from run to run.
-    public var documentDate: Int64
+    package var documentDate: Int64
 
     /// - Parameters:
     ///   - title: any text; control characters and Unicode noncharacters are replaced by U+FFFD
     ///     (`MetadataText`), so every label fits a PDF's metadata and a PNG's text chunks.
-    public init(appearance: Appearance = Appearance(), title: String, description: String, documentDate: Int64 = 0) {
+    package init(appearance: Appearance = Appearance(), title: String, description: String, documentDate: Int64 = 0) {
         self.appearance = appearance
         self.title = MetadataText.cleaned(title)
         self.description = MetadataText.cleaned(description)
@@ -75,9 +75,9 @@ package struct CairoSheet: Sendable {
 }
 
 /// A Cairo status other than success, in Cairo's own words.
-public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, in Cairo's words.
-    public let description: String
+    package let description: String
 
     init(_ status: cairo_status_t, _ doing: String) {
         description = "cairo could not \(doing): \(String(cString: cairo_status_to_string(status)))"
@@ -88,15 +88,15 @@ public struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// PNG and PDF through Cairo. It draws the scene it is given, mapped by the viewport, and adds
 /// no geometry; every Cairo status is checked and every surface and context released.
-public enum CairoRenderer {
+package enum CairoRenderer {
     /// A PNG of `viewport`'s size, 8 bits a channel, indexed where it has at most 256 colours
     /// and RGBA otherwise (SPEC §5), with Title and Description text chunks.
-    public static func png(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    package static func png(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
         try png(CairoSheet(single: scene, viewport: viewport), options: options)
     }
 
     /// One vector page of `viewport`'s size (a pixel is a point), titled in its metadata.
-    public static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    package static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
         try pdf(CairoSheet(single: scene, viewport: viewport), options: options)
     }
 

@@ -3,10 +3,10 @@ import TallyOptions
 import TallyPOSIX
 
 /// `tally`: Fractal Completion Tallies from the command line.
-public struct TallyCommand: ParsableCommand {
-    public static let version = tallyVersion
+package struct TallyCommand: ParsableCommand {
+    package static let version = tallyVersion
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "tally",
         abstract: "Draw counts as Fractal Completion Tallies.",
         discussion: """
@@ -28,11 +28,11 @@ public struct TallyCommand: ParsableCommand {
         subcommands: [Render.self, BadgeCommand.self, Batch.self, GalleryCommand.self, Describe.self, Serve.self]
     )
 
-    public init() {}
+    package init() {}
 
     /// Runs the command line and returns the process's exit code. Every failure becomes one line
     /// on stderr, `tally: error: …`, and the exit code of SPEC §6.
-    public static func main(arguments: [String]) -> Int32 {
+    package static func main(arguments: [String]) -> Int32 {
         // A reader that closes the pipe (`tally … | head`) ends tally quietly, as it ends cat:
         // SIGPIPE's default, restored in case a parent ignored it (which exec would keep).
         signal(SIGPIPE, SIG_DFL)

@@ -3,7 +3,7 @@ import TallyGeometry
 import TallyStyle
 
 /// Which marks of an SVG draw in: a value, so it can never disagree with the scene's length.
-public enum AnimatedMarks: Hashable, Sendable {
+package enum AnimatedMarks: Hashable, Sendable {
     /// A still image.
     case none
     /// Every mark, in count order.
@@ -22,22 +22,22 @@ public enum AnimatedMarks: Hashable, Sendable {
 }
 
 /// What an SVG carries besides the scene.
-public struct SVGOptions: Hashable, Sendable {
+package struct SVGOptions: Hashable, Sendable {
     /// The theme, colour overrides and background.
-    public var appearance: Appearance
+    package var appearance: Appearance
     /// Replaces the title ("137 tally marks"); the description stays.
-    public var label: String?
+    package var label: String?
     /// Which marks draw in (SPEC §4): none, all, or the marks at some positions in the scene
     /// (the "+1" moment: those new since an earlier count).
-    public var animated: AnimatedMarks
+    package var animated: AnimatedMarks
     /// The id of the root element, the prefix of the other ids and the scope of the style rules,
     /// so several tallies can share one HTML page. Letters, digits and `-` only.
-    public var id: String
+    package var id: String
     /// Where the image sits, in pixels, when it is nested in a larger SVG (a gallery sheet).
-    public var position: (x: Double, y: Double)?
+    package var position: (x: Double, y: Double)?
 
     /// Options with a still image, the default look and the root id `tally`.
-    public init(
+    package init(
         appearance: Appearance = Appearance(), label: String? = nil, animated: AnimatedMarks = .none,
         id: String = "tally",
         position: (x: Double, y: Double)? = nil
@@ -50,13 +50,13 @@ public struct SVGOptions: Hashable, Sendable {
     }
 
     /// Options are equal when every field is.
-    public static func == (lhs: SVGOptions, rhs: SVGOptions) -> Bool {
+    package static func == (lhs: SVGOptions, rhs: SVGOptions) -> Bool {
         lhs.appearance == rhs.appearance && lhs.label == rhs.label && lhs.animated == rhs.animated && lhs.id == rhs.id
             && lhs.position?.x == rhs.position?.x && lhs.position?.y == rhs.position?.y
     }
 
     /// Hashes the fields equality compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(appearance)
         hasher.combine(label)
         hasher.combine(id)
@@ -73,14 +73,14 @@ public struct SVGOptions: Hashable, Sendable {
 /// ten (`unitDivisor`) chosen so that the `viewBox` and every coordinate stay below 10⁶ in
 /// magnitude for every count; browsers, whose graphics engines lose precision on huge numbers,
 /// then draw Int64.max as well as 5.
-public enum SVGRenderer {
+package enum SVGRenderer {
     /// The SVG document of a scene drawn into a viewport.
     ///
     /// ```swift
     /// let (scene, viewport, _) = try Renderer.layout(137, RenderSettings())
     /// let svg = SVGRenderer.render(scene, viewport: viewport)
     /// ```
-    public static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
+    package static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
         let id = sanitizedID(options.id)
         let divisor = unitDivisor(frame: scene.frame, visible: viewport.visible)
         let visible = Rect(
