@@ -100,15 +100,9 @@ package struct CaptionLayout: Hashable, Sendable {
         let scale = viewport.pixelsPerUnit
         let top = viewport.height - viewport.footer + Magnitude.digitTopShare * digitPixels
         var centre = viewport.width / 2
-        var low = Double.infinity
-        var high = -Double.infinity
-        for mark in marks where mark.kind.isTally {
-            for segment in mark.segments {
-                low = min(low, segment.start.x - mark.width / 2, segment.end.x - mark.width / 2)
-                high = max(high, segment.start.x + mark.width / 2, segment.end.x + mark.width / 2)
-            }
+        if let tally = Scene.inkBounds(of: marks.lazy.filter(\.kind.isTally)) {
+            centre = ((tally.minX + tally.maxX) / 2 - viewport.visible.minX) * scale
         }
-        if low <= high { centre = ((low + high) / 2 - viewport.visible.minX) * scale }
         // Inside the margins; a caption as wide as the room between them (`fit` sized it so)
         // is centred on the image.
         let margin = max(Proportions.minimumMarginPixels, viewport.width * Proportions.marginShare)

@@ -196,7 +196,10 @@ public struct Scene: Hashable, Sendable {
 
     /// The smallest rectangle holding every mark with its pen width (and the control points of
     /// bowed segments); nil for an empty scene.
-    public var inkBounds: Rect? {
+    public var inkBounds: Rect? { Self.inkBounds(of: marks) }
+
+    /// The same rectangle for any marks (a caption centres on the tally's own, `isTally`).
+    package static func inkBounds(of marks: some Sequence<Mark>) -> Rect? {
         var minX = Double.infinity
         var minY = Double.infinity
         var maxX = -Double.infinity

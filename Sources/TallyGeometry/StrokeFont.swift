@@ -36,7 +36,7 @@ package enum StrokeFont {
     package static func glyph(_ character: Character) -> Glyph? {
         guard let ascii = character.asciiValue else {
             if character == "×" { return times }
-            return raised.firstIndex(of: character).map { raisedDigits[$0] }
+            return Words.superscriptDigits.firstIndex(of: character).map { raisedDigits[$0] }
         }
         switch ascii {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return digits[Int(ascii - UInt8(ascii: "0"))]
@@ -110,16 +110,14 @@ package enum StrokeFont {
     private static let times = Glyph(
         strokes: [points([(0.3, 2.7), (2.9, 5.3)]), points([(2.9, 2.7), (0.3, 5.3)])], advance: 3.2 + spacing)
 
-    /// The superscript digits, in the order of `raisedDigits`.
-    private static let raised: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
     /// How large a raised digit is against a digit: large enough that the exponent of a 7 px
     /// caption still has 5 px digits, which tell 10¹⁶ from 10¹⁸ at 64 px.
     static let raisedScale = 0.75
     /// How far a raised digit's top stands above the digits' tops, in font units.
     static let raise = 1.2
 
-    /// The exponent's digits: the digits scaled by `raisedScale`, their tops `raise` above the
-    /// digits' tops.
+    /// The exponent's digits (`Words.superscriptDigits`, in that order): the digits scaled by
+    /// `raisedScale`, their tops `raise` above the digits' tops.
     private static let raisedDigits: [Glyph] = digits.map { digit in
         Glyph(
             strokes: digit.strokes.map { line in line.map { Point($0.x * raisedScale, $0.y * raisedScale - raise) } },

@@ -109,10 +109,13 @@ public enum Words {
         return number + suffix
     }
 
+    /// The superscript digits 0 to 9, which write a short form's power of ten (and which
+    /// `StrokeFont` draws raised).
+    package static let superscriptDigits: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+
     /// A number in superscript digits: 18 → "¹⁸".
     private static func superscript(_ value: Int) -> String {
-        let raised: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
-        return String(String(value).map { raised[Int($0.asciiValue! - UInt8(ascii: "0"))] })
+        String(String(value).map { superscriptDigits[Int($0.asciiValue! - UInt8(ascii: "0"))] })
     }
 
     /// Digits grouped by threes with commas, independent of locale: 1234567 → "1,234,567".
