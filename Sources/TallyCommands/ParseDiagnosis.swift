@@ -71,8 +71,7 @@ enum ParseDiagnosis {
             guard let value = takesValue[name] else {
                 let longs = takesValue.keys.filter { $0.hasPrefix("--") }.sorted()
                 let guess = Values.suggestion(for: name, among: longs)
-                return "unknown option '\(Values.printable(name))'"
-                    + (guess.isEmpty ? "; see --help" : "; " + guess.trimmingSuffix())
+                return "unknown option '\(Values.printable(name))'; \(guess)see --help"
             }
             if value && !argument.contains("=") {
                 guard index < rest.endIndex else { return "\(name) needs a value; see --help" }
@@ -97,14 +96,5 @@ enum ParseDiagnosis {
             dump = command.fullMessage(for: error)
         }
         return try? JSONDecoder().decode(Tool.self, from: Data(dump.utf8)).command
-    }
-}
-
-extension String {
-    /// "did you mean '--size'? " → "did you mean '--size'?".
-    fileprivate func trimmingSuffix() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

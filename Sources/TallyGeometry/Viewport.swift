@@ -47,6 +47,17 @@ public struct Viewport: Hashable, Sendable {
     /// The longer side when none is given (SPEC §6).
     public static let defaultSide = 256.0
 
+    /// The limits in words, for every message that names them (the command line's, the
+    /// server's, `RenderError`'s): "images are at most 16,384 px a side and 64 megapixels".
+    package static let limitsInWords =
+        "images are at most \(Words.grouped(UInt64(maximumSide))) px a side and \(Int(maximumPixels / 1_000_000)) megapixels"
+
+    /// A side in words: "20,000 px", or for a side no image could have, "more than 16,384 px".
+    package static func sideInWords(_ value: Double) -> String {
+        value.isFinite && value >= 0 && value < 1e15
+            ? "\(Words.grouped(UInt64(value.rounded()))) px" : "more than \(Words.grouped(UInt64(maximumSide))) px"
+    }
+
     /// The image size in whole pixels, padding included.
     public let width: Double
     /// The image height in whole pixels, padding included.

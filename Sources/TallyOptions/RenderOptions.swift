@@ -183,7 +183,7 @@ package struct RenderOptions: Sendable {
         case .viewport(.paddingTooLarge):
             return .usage("\(shown(.padding)) leaves no room for the tally; it must be less than half the size")
         case .viewport(.sideTooLarge(let value)):
-            return .usage("\(cause) gives a side of \(Self.pixels(value)); \(Values.imageLimits)")
+            return .usage("\(cause) gives a side of \(Viewport.sideInWords(value)); \(Values.imageLimits)")
         case .viewport(.tooManyPixels(let value)):
             return .usage("\(cause) gives \(Values.pixels(value)) pixels; \(Values.imageLimits)")
         case .animationNeedsSVG(let format):
@@ -201,11 +201,6 @@ package struct RenderOptions: Sendable {
         }
     }
 
-    /// `20,000 px`, or for a side no image could have, `more than 16,384 px`.
-    static func pixels(_ value: Double) -> String {
-        value.isFinite && value < 1e15
-            ? "\(Values.pixels(value)) px" : "more than \(Words.grouped(UInt64(Viewport.maximumSide))) px"
-    }
 }
 
 extension RenderOptions {

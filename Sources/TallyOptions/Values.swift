@@ -9,8 +9,7 @@ package enum Values {
     package static let countRange = "a whole number from 0 to \(TallyCount.maximum)"
 
     /// The image limits of SPEC §6 in words, from `Viewport`'s own limits.
-    package static let imageLimits =
-        "images are at most \(Words.grouped(UInt64(Viewport.maximumSide))) px a side and \(Int(Viewport.maximumPixels / 1_000_000)) megapixels"
+    package static let imageLimits = Viewport.limitsInWords
 
     /// A count (SPEC §1), or the message for it; `what` names where it came from.
     package static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {

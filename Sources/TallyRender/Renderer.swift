@@ -162,11 +162,7 @@ extension RenderError: CustomStringConvertible {
     /// The failure in one line: "a side of 20,000 px is too large; images are at most 16,384 px
     /// a side and 64 megapixels".
     public var description: String {
-        let limits =
-            "images are at most \(Words.grouped(UInt64(Viewport.maximumSide))) px a side and \(Int(Viewport.maximumPixels / 1_000_000)) megapixels"
-        func pixels(_ value: Double) -> String {
-            value.isFinite && value < 1e15 ? Words.grouped(UInt64(value.rounded(.up))) : "more than 10¹⁵"
-        }
+        let limits = Viewport.limitsInWords
         switch self {
         case .viewport(.notPositive(let what, let value)):
             return "the \(what) \(value) must be \(what == "padding" ? "0 or more" : "a positive number")"
@@ -175,9 +171,10 @@ extension RenderError: CustomStringConvertible {
         case .viewport(.paddingTooLarge(let value)):
             return "a padding of \(value) px leaves no room for the tally; it must be less than half the size"
         case .viewport(.sideTooLarge(let value)):
-            return "a side of \(pixels(value)) px is too large; \(limits)"
+            return "a side of \(Viewport.sideInWords(value)) is too large; \(limits)"
         case .viewport(.tooManyPixels(let value)):
-            return "an image of \(pixels(value)) pixels is too large; \(limits)"
+            // Both sides are within the limit by then, so the area is a small whole number.
+            return "an image of \(Words.grouped(UInt64(value.rounded()))) pixels is too large; \(limits)"
         case .animationNeedsSVG(let format):
             return "animation is for SVG output; the format is \(format.rawValue)"
         case .animateFromBeyondCount(let from, let count):

@@ -25,14 +25,6 @@ import Testing
         value == value.rounded() ? Words.grouped(UInt64(value)) : "\(value)"
     }
 
-    /// "#RRGGBB" of a palette colour.
-    private static func hex(_ colour: RGBA) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return "#"
-            + [colour.red, colour.green, colour.blue].map { "\(digits[Int($0 >> 4)])\(digits[Int($0 & 15)])" }
-            .joined()
-    }
-
     /// Each figure is in the document; on failure only the figure it lacks is printed.
     private static func expect(
         _ figures: [String], in text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -59,8 +51,8 @@ import Testing
         for (token, role) in [
             ("paper", \Palette.paper), ("c1", \.c1), ("c2", \.c2), ("c3", \.c3), ("accent", \.accent),
         ] {
-            let light = Self.hex(Palette.light[keyPath: role])
-            let dark = Self.hex(Palette.dark[keyPath: role])
+            let light = Palette.light[keyPath: role].css.uppercased()
+            let dark = Palette.dark[keyPath: role].css.uppercased()
             let found = spec.contains("| `\(light)` | `\(dark)` |")
             #expect(found, "docs/SPEC.md §3 does not give \(token) as \(light), \(dark)")
         }
