@@ -13,7 +13,7 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 }
 
 // count → scene → bytes: one module per stage.
-//   TallyGeometry  the pure core: a count becomes a Scene of marks (no I/O, no formats)
+//   TallyGeometry  the pure core: a count becomes a TallyScene of marks (no I/O, no formats)
 //   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
 //   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
 //   TallySVG       the SVG backend, pure Swift
@@ -45,7 +45,7 @@ let package = Package(
         .executable(name: "tally", targets: ["TallyTool"]),
         // `tally serve` executes this program, installed beside tally.
         .executable(name: "tally-server", targets: ["TallyServerTool"]),
-        // One import for Swift users: the labelled API (`Tally.svg(137)`) and every type it uses.
+        // One import for Swift users: the labelled API (`TallyMarks.svg(137)`) and every type it uses.
         .library(name: "Tally", targets: ["Tally"]),
         // Snapshot strategies (.scene, .svg, .png) for users' own tests of tally images.
         .library(name: "TallySnapshotTesting", targets: ["TallySnapshotTesting"]),
@@ -55,7 +55,10 @@ let package = Package(
     ],
     traits: [
         .trait(name: "Cairo", description: "PNG and PDF through the system's Cairo (libcairo2-dev, brew cairo)."),
-        .trait(name: "Server", description: "`tally serve`: images over HTTP (Hummingbird, swift-service-lifecycle, swift-log, swift-metrics)."),
+        .trait(
+            name: "Server",
+            description:
+                "`tally serve`: images over HTTP (Hummingbird, swift-service-lifecycle, swift-log, swift-metrics)."),
         .default(enabledTraits: ["Cairo", "Server"]),
     ],
     dependencies: [
@@ -96,16 +99,22 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         // Without the Cairo trait this module is empty and nothing links libcairo or zlib.
-        .target(name: "TallyCairo", dependencies: [
-            .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
-            .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
-            "TallyGeometry", "TallyStyle", "TallyPOSIX",
-        ], swiftSettings: cairoCondition),
+        .target(
+            name: "TallyCairo",
+            dependencies: [
+                .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
+                .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
+                "TallyGeometry", "TallyStyle", "TallyPOSIX",
+            ], swiftSettings: cairoCondition),
         // The terminal preview (`-f term`): a scene in braille cells, pure Swift.
         .target(name: "TallyTerminal", dependencies: ["TallyGeometry", "TallyStyle"]),
-        .target(name: "TallyRender", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo", "TallyTerminal"],
-                swiftSettings: cairoCondition),
-        .target(name: "TallyOptions", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
+        .target(
+            name: "TallyRender",
+            dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo", "TallyTerminal"],
+            swiftSettings: cairoCondition),
+        .target(
+            name: "TallyOptions",
+            dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
         .target(
             name: "TallyCommands",
             dependencies: [
@@ -173,8 +182,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyCairoTests",
-            dependencies: [.target(name: "CCairo", condition: .when(traits: ["Cairo"])), "TallyCairo", "TallyGeometry", "TallyStyle",
-                           "TallyRender", "TallyTestSupport", "TallyTool"],
+            dependencies: [
+                .target(name: "CCairo", condition: .when(traits: ["Cairo"])), "TallyCairo", "TallyGeometry",
+                "TallyStyle",
+                "TallyRender", "TallyTestSupport", "TallyTool",
+            ],
             swiftSettings: cairoCondition
         ),
         .testTarget(
@@ -193,7 +205,7 @@ let package = Package(
             ],
             swiftSettings: cairoCondition
         ),
-            .testTarget(
+        .testTarget(
             name: "TallyServerTests",
             dependencies: [
                 "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyOptions", "TallyTestSupport",

@@ -34,7 +34,7 @@ func render(_ count: UInt64, _ format: OutputFormat, size: Double = 256, detail:
 var cases: [Case] = []
 for (name, count) in counts {
     let tally = TallyCount(exactly: count)!
-    cases.append(Case(name: "scene \(name)") { Scene(count: tally).marks.count })
+    cases.append(Case(name: "scene \(name)") { TallyScene(count: tally).marks.count })
     cases.append(Case(name: "scene+svg \(name) 256px") { try render(count, .svg) })
     cases.append(Case(name: "scene+png \(name) 256px") { try render(count, .png) })
     cases.append(Case(name: "scene+pdf \(name) 256px") { try render(count, .pdf) })

@@ -13,19 +13,19 @@
 /// ```swift
 /// import Tally
 ///
-/// let svg = try Tally.svg(137)                               // a 256 px SVG document
-/// let png = try Tally.png(1_234, size: 512, theme: .dark)    // PNG bytes
-/// let scene = Tally.scene(137)                               // the marks themselves
-/// let again = try Scene(json: try Tally.json(137))           // the JSON scene, read back
+/// let svg = try TallyMarks.svg(137)                               // a 256 px SVG document
+/// let png = try TallyMarks.png(1_234, size: 512, theme: .dark)    // PNG bytes
+/// let scene = TallyMarks.scene(137)                               // the marks themselves
+/// let again = try TallyScene(json: try TallyMarks.json(137))           // the JSON scene, read back
 /// ```
 ///
 /// For every setting at once (frames pinned for a flipbook, colours, margins), build a
-/// `RenderSettings` and call `Tally.render(_:_:)`.
-public enum Tally {
+/// `RenderSettings` and call `TallyMarks.render(_:_:)`.
+public enum TallyMarks {
     /// The marks of a count: what every backend draws.
     ///
     /// ```swift
-    /// let boxes = Tally.scene(137).marks.filter { $0.kind == .box }.count   // 1
+    /// let boxes = TallyMarks.scene(137).marks.filter { $0.kind == .box }.count   // 1
     /// ```
     /// - Parameters:
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
@@ -35,14 +35,14 @@ public enum Tally {
     ///     `remaining` marks.
     public static func scene(
         _ count: TallyCount, frame: UnitLevel? = nil, detail: Detail = .full, of goal: TallyCount? = nil
-    ) -> Scene {
-        Scene(count: count, frame: frame, detail: detail, goal: goal)
+    ) -> TallyScene {
+        TallyScene(count: count, frame: frame, detail: detail, goal: goal)
     }
 
     /// An SVG document of the count.
     ///
     /// ```swift
-    /// let svg = try Tally.svg(137, size: 512, theme: .auto)
+    /// let svg = try TallyMarks.svg(137, size: 512, theme: .auto)
     /// ```
     /// - Parameters:
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
@@ -54,7 +54,7 @@ public enum Tally {
     ///   - caption: writes the count under the tally; nil: from 10,000 on.
     ///   - animation: `.all` draws every mark in; `.since(count)` only those new since it.
     ///   - label: the accessible title instead of "137 tally marks".
-    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`): `Tally.svg(6_200, of: 10_000)`
+    ///   - goal: a goal to draw the count toward (SPEC §6, `--of`): `TallyMarks.svg(6_200, of: 10_000)`
     ///     draws the goal's frame with the cells still to fill outlined, titled
     ///     "6,200 of 10,000 (62%)".
     /// - Returns: the SVG document, UTF-8 text.
@@ -62,7 +62,7 @@ public enum Tally {
     public static func svg(
         _ count: TallyCount, of goal: TallyCount? = nil, size: Double = Viewport.defaultSide, theme: Theme = .auto,
         background: Background = .none, style: RenderSettings.Style = .clean, seed: UInt64 = 0,
-        animation: Animation = .none, caption: Bool? = nil, label: String? = nil
+        animation: MarkAnimation = .none, caption: Bool? = nil, label: String? = nil
     ) throws(RenderError) -> String {
         var settings = settings(
             .svg, size: size, scale: 1, theme: theme, background: background, style: style, seed: seed, caption: caption
@@ -77,7 +77,7 @@ public enum Tally {
     /// at most 256 colours, 8-bit RGBA otherwise.
     ///
     /// ```swift
-    /// let png = try Tally.png(1_234, size: 512, theme: .dark, background: .paper)
+    /// let png = try TallyMarks.png(1_234, size: 512, theme: .dark, background: .paper)
     /// ```
     /// - Parameters:
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
@@ -107,7 +107,7 @@ public enum Tally {
     /// A one-page vector PDF of the count, titled in its metadata.
     ///
     /// ```swift
-    /// let pdf = try Tally.pdf(99, size: 300)
+    /// let pdf = try TallyMarks.pdf(99, size: 300)
     /// ```
     /// - Parameters:
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
@@ -136,7 +136,7 @@ public enum Tally {
     /// The JSON scene (SPEC §5): every mark with its kind, unit, colour, pen and segments.
     ///
     /// ```swift
-    /// let scene = try Scene(json: try Tally.json(137))
+    /// let scene = try TallyScene(json: try TallyMarks.json(137))
     /// ```
     /// - Parameters:
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).
@@ -154,7 +154,7 @@ public enum Tally {
     /// functions above and the command line.
     ///
     /// ```swift
-    /// let frame = try Tally.render(60, RenderSettings(format: .svg, frame: .hundred))
+    /// let frame = try TallyMarks.render(60, RenderSettings(format: .svg, frame: .hundred))
     /// ```
     /// - Parameters:
     ///   - count: the count to draw, 0 to Int64.max (an integer literal works: `137`).

@@ -31,11 +31,11 @@ package struct CairoOptions: Hashable, Sendable {
 /// core's stroke font); a single image is a sheet with one tally filling it.
 package struct CairoSheet: Sendable {
     package struct Item: Sendable {
-        package var scene: Scene
+        package var scene: TallyScene
         package var viewport: Viewport
         /// The pixel position of the viewport's top left corner on the sheet.
         package var origin: Point
-        package init(scene: Scene, viewport: Viewport, origin: Point) {
+        package init(scene: TallyScene, viewport: Viewport, origin: Point) {
             self.scene = scene
             self.viewport = viewport
             self.origin = origin
@@ -67,7 +67,7 @@ package struct CairoSheet: Sendable {
         self.scale = scale
     }
 
-    init(single scene: Scene, viewport: Viewport) {
+    init(single scene: TallyScene, viewport: Viewport) {
         self.init(
             width: viewport.width, height: viewport.height,
             items: [Item(scene: scene, viewport: viewport, origin: Point(0, 0))])
@@ -91,18 +91,22 @@ package struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
 package enum CairoRenderer {
     /// A PNG of `viewport`'s size, 8 bits a channel, indexed where it has at most 256 colours
     /// and RGBA otherwise (SPEC §5), with Title and Description text chunks.
-    package static func png(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    package static func png(_ scene: TallyScene, viewport: Viewport, options: CairoOptions) throws(CairoError)
+        -> [UInt8]
+    {
         try png(CairoSheet(single: scene, viewport: viewport), options: options)
     }
 
     /// One vector page of `viewport`'s size (a pixel is a point), titled in its metadata.
-    package static func pdf(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError) -> [UInt8] {
+    package static func pdf(_ scene: TallyScene, viewport: Viewport, options: CairoOptions) throws(CairoError)
+        -> [UInt8]
+    {
         try pdf(CairoSheet(single: scene, viewport: viewport), options: options)
     }
 
     /// The pixels Cairo draws for `png(_:viewport:options:)`, before they are encoded: what a
     /// test compares a decoded PNG with.
-    package static func drawnPixels(_ scene: Scene, viewport: Viewport, options: CairoOptions) throws(CairoError)
+    package static func drawnPixels(_ scene: TallyScene, viewport: Viewport, options: CairoOptions) throws(CairoError)
         -> PNGImage
     {
         try raster(CairoSheet(single: scene, viewport: viewport), options: options) {

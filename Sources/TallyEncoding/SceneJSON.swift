@@ -10,18 +10,18 @@ public enum SceneJSON {
     /// The JSON scene of a scene.
     ///
     /// ```swift
-    /// let json = SceneJSON.encode(Scene(count: 137))
+    /// let json = SceneJSON.encode(TallyScene(count: 137))
     /// ```
     /// - Parameters:
     ///   - scene: the marks to write.
     ///   - viewport: the image it is planned for, written as `viewport`; nil for none.
     /// - Returns: the JSON text, one mark a line.
-    public static func encode(_ scene: Scene, viewport: Viewport? = nil) -> String {
+    public static func encode(_ scene: TallyScene, viewport: Viewport? = nil) -> String {
         String(decoding: encodedBytes(scene, viewport: viewport), as: UTF8.self)
     }
 
     /// The same JSON as UTF-8 bytes, for writing out without a detour through `String`.
-    public static func encodedBytes(_ scene: Scene, viewport: Viewport? = nil) -> [UInt8] {
+    public static func encodedBytes(_ scene: TallyScene, viewport: Viewport? = nil) -> [UInt8] {
         var out = TextBuffer(capacity: 128 + scene.marks.count * 96)
         out.append(literal: "{\n  \"count\": ")
         out.append(integer: scene.count.value)
@@ -30,11 +30,11 @@ public enum SceneJSON {
             out.append(integer: goal.value)
         }
         out.append(literal: ",\n  \"frame\": {\"unit\": ")
-        out.append(integer: scene.frame.level.capacity)
+        out.append(integer: scene.canvas.level.capacity)
         out.append(literal: ", \"width\": ")
-        out.append(scene.frame.width)
+        out.append(scene.canvas.width)
         out.append(literal: ", \"height\": ")
-        out.append(scene.frame.height)
+        out.append(scene.canvas.height)
         out.append(literal: "},\n")
         if let viewport {
             let box = viewport.visible

@@ -43,7 +43,7 @@ extension SceneJSON {
     /// - Throws: `DecodingError` for JSON that is not a scene: a missing or mistyped field, a
     ///   count over Int64.max, a frame that is not a unit's cell or does not hold the count, an
     ///   unknown kind or colour, a segment of other than 4 or 6 numbers, an opacity outside 0 … 1.
-    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Scene {
+    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> TallyScene {
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: Data(bytes))
@@ -58,11 +58,11 @@ extension SceneJSON {
         else {
             throw DecodingError("frame unit \(file.frame.unit) is not a unit that holds the count \(count.value)")
         }
-        let frame = Frame(level: level)
+        let canvas = Canvas(level: level)
         func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= max(abs(b), 1) * 1e-6 }
-        guard close(file.frame.width, frame.width), close(file.frame.height, frame.height) else {
+        guard close(file.frame.width, canvas.width), close(file.frame.height, canvas.height) else {
             throw DecodingError(
-                "frame \(file.frame.width) × \(file.frame.height) is not the cell of the \(level.name), \(frame.width) × \(frame.height)"
+                "frame \(file.frame.width) × \(file.frame.height) is not the cell of the \(level.name), \(canvas.width) × \(canvas.height)"
             )
         }
         var marks: [Mark] = []
@@ -109,15 +109,15 @@ extension SceneJSON {
             }
             goal = parsed
         }
-        return Scene(count: count, frame: frame, detail: .full, goal: goal, marks: marks)
+        return TallyScene(count: count, canvas: canvas, detail: .full, goal: goal, marks: marks)
     }
 }
 
-extension Scene {
+extension TallyScene {
     /// The scene a JSON scene (SPEC §5, `tally render -f json`) describes; see `SceneJSON.decode`.
     ///
     /// ```swift
-    /// let scene = try Scene(json: try String(contentsOfFile: "137.json", encoding: .utf8))
+    /// let scene = try TallyScene(json: try String(contentsOfFile: "137.json", encoding: .utf8))
     /// ```
     /// - Throws: `SceneJSON.DecodingError` for text that is not a tally scene.
     public init(json: String) throws(SceneJSON.DecodingError) {

@@ -8,7 +8,7 @@ public enum Fit: String, CaseIterable, Hashable, Sendable {
     case frame
 }
 
-extension Frame {
+extension Canvas {
     /// The part of this frame that `fit` shows for `count`, in layout units.
     ///
     /// For `.content` it is the smallest rectangle around the cells of the frame's children that

@@ -27,13 +27,13 @@ package enum InkStyle {
     /// The scene drawn by hand: every stroked mark slanted, bowed, its ends moved and its pen varied.
     ///
     /// ```swift
-    /// let inked = InkStyle.apply(to: Scene(count: 99), seed: 7)
+    /// let inked = InkStyle.apply(to: TallyScene(count: 99), seed: 7)
     /// ```
     /// - Parameters:
     ///   - scene: the clean scene.
     ///   - seed: the hand: the same seed gives the same wobble, and so the same bytes.
     /// - Returns: the scene with bowed segments (progress fills and captions unchanged).
-    package static func apply(to scene: Scene, seed: UInt64) -> Scene {
+    package static func apply(to scene: TallyScene, seed: UInt64) -> TallyScene {
         var hand = SplitMix64(seed: seed)
         let lean = handSlant.0 + (handSlant.1 - handSlant.0) * (hand.nextSigned() + 1) / 2
         let marks = scene.marks.map { mark in
@@ -47,7 +47,8 @@ package enum InkStyle {
             inked.segments = mark.segments.map { wobble($0, pen: mark.width, slant: slant, with: &generator) }
             return inked
         }
-        return Scene(count: scene.count, frame: scene.frame, detail: scene.detail, goal: scene.goal, marks: marks)
+        return TallyScene(
+            count: scene.count, canvas: scene.canvas, detail: scene.detail, goal: scene.goal, marks: marks)
     }
 
     private static func wobble(_ segment: Segment, pen: Double, slant: Double, with generator: inout SplitMix64)

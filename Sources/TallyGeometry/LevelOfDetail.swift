@@ -28,10 +28,10 @@ extension Detail {
 }
 
 /// SPEC §2, "Level of detail": no pen thinner than 1 output pixel.
-extension Scene {
+extension TallyScene {
     /// The scene with every pen at least `Proportions.minimumPenPixels` wide when one layout
     /// unit is `pixelsPerUnit` output pixels (SPEC §2: no pen thinner than 1 output pixel).
-    package func flooringPens(pixelsPerUnit: Double) -> Scene {
+    package func flooringPens(pixelsPerUnit: Double) -> TallyScene {
         let floor = Proportions.minimumPenPixels / pixelsPerUnit
         guard floor.isFinite else { return self }
         let floored = marks.map { mark in
@@ -39,6 +39,6 @@ extension Scene {
             if !mark.kind.isFilled && mark.width < floor { mark.width = floor }
             return mark
         }
-        return Scene(count: count, frame: frame, detail: detail, goal: goal, marks: floored)
+        return TallyScene(count: count, canvas: canvas, detail: detail, goal: goal, marks: floored)
     }
 }

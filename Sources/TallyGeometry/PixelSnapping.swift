@@ -1,6 +1,6 @@
 /// The output pixel grid (SPEC §2, "Small sizes"; "The SVG at its declared size"): equal marks
 /// look equal in every image with a size, PNG and SVG alike.
-extension Scene {
+extension TallyScene {
     /// The scene with its axis-aligned pens landing on whole pixels when layout unit `x` is drawn
     /// at pixel `(x - visible.minX) × pixelsPerUnit` (and likewise `y`), as a PNG draws it.
     ///
@@ -19,7 +19,7 @@ extension Scene {
     /// - Parameters:
     ///   - pixelsPerUnit: the output scale (`Viewport.pixelsPerUnit`).
     ///   - visible: the layout box at the image's top left (`Viewport.visible`).
-    package func snappedToPixels(pixelsPerUnit: Double, visible: Rect) -> Scene {
+    package func snappedToPixels(pixelsPerUnit: Double, visible: Rect) -> TallyScene {
         guard pixelsPerUnit.isFinite, pixelsPerUnit > 0 else { return self }
         let snapped = marks.map { mark -> Mark in
             if mark.kind == .caption { return mark }
@@ -47,11 +47,11 @@ extension Scene {
             }
             return mark
         }
-        return Scene(count: count, frame: frame, detail: detail, goal: goal, marks: snapped)
+        return TallyScene(count: count, canvas: canvas, detail: detail, goal: goal, marks: snapped)
     }
 }
 
-/// Layout ↔ pixel arithmetic for `Scene.snappedToPixels`.
+/// Layout ↔ pixel arithmetic for `TallyScene.snappedToPixels`.
 private enum PixelGrid {
     /// A point moved to the nearest pixel edge.
     static func edge(_ point: Point, _ scale: Double, _ visible: Rect) -> Point {

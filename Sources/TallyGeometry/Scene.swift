@@ -83,7 +83,7 @@ public struct Mark: Hashable, Sendable {
     /// `remaining` cells; every tally mark proper, caps included, is opaque.
     public var opacity: Double
 
-    /// A mark, as a scene of your own or `Scene(json:)` needs one.
+    /// A mark, as a scene of your own or `TallyScene(json:)` needs one.
     ///
     /// ```swift
     /// let stroke = Mark(kind: .stroke, unit: 1, color: .c1, width: 0.9, segments: [Segment(2, 1, 2, 9)])
@@ -108,7 +108,7 @@ public struct Mark: Hashable, Sendable {
 }
 
 /// The canvas: the cell of the unit that holds the count (SPEC §2, "The frame").
-public struct Frame: Hashable, Sendable {
+public struct Canvas: Hashable, Sendable {
     /// The unit whose cell is the canvas.
     public var level: UnitLevel
     /// The canvas in layout units, across…
@@ -116,10 +116,10 @@ public struct Frame: Hashable, Sendable {
     /// …and down.
     public var height: Double
 
-    /// The frame of a unit: its cell.
+    /// The canvas of a unit: its cell.
     public var rect: Rect { Rect(minX: 0, minY: 0, width: width, height: height) }
 
-    /// The frame of a unit: its cell (`Frame(level: .hundred)` is 77.5 × 77.5).
+    /// The canvas of a unit: its cell (`Canvas(level: .hundred)` is 77.5 × 77.5).
     public init(level: UnitLevel) {
         let size = Layout.cellSize(level)
         self.level = level
@@ -127,7 +127,7 @@ public struct Frame: Hashable, Sendable {
         self.height = size.y
     }
 
-    /// The frame a count is drawn in (SPEC §2): the cell of the smallest unit that holds it.
+    /// The canvas of the frame a count is drawn in (SPEC §2): the cell of the smallest unit that holds it.
     public init(for count: TallyCount) { self.init(level: UnitLevel.frame(for: count)) }
 }
 
@@ -146,11 +146,11 @@ public enum Detail: Hashable, Sendable {
 }
 
 /// A count drawn as marks: what every backend receives and draws without adding geometry.
-public struct Scene: Hashable, Sendable {
+public struct TallyScene: Hashable, Sendable {
     /// The count the scene draws: what its accessible text says.
     public let count: TallyCount
-    /// The canvas the marks are placed on.
-    public let frame: Frame
+    /// The canvas the marks are placed on: the cell of the frame's unit.
+    public let canvas: Canvas
     /// The level of detail the marks were chosen at.
     public let detail: Detail
     /// In count order: a mark comes after every mark that was drawn before it as the count grew,
@@ -163,7 +163,7 @@ public struct Scene: Hashable, Sendable {
     /// The scene for a count. `detail` defaults to every mark.
     ///
     /// ```swift
-    /// let scene = Scene(count: 6_200, goal: 10_000)   // 62 boxes, 38 dashed outlines to go
+    /// let scene = TallyScene(count: 6_200, goal: 10_000)   // 62 boxes, 38 dashed outlines to go
     /// ```
     /// - Parameters:
     ///   - frame: a frame to draw in (SPEC §2, `--frame`); nil, or a unit too small to hold the
@@ -181,7 +181,7 @@ public struct Scene: Hashable, Sendable {
         self.count = count
         self.detail = detail
         self.goal = goal
-        self.frame = Frame(level: level)
+        self.canvas = Canvas(level: level)
         var marks = SceneBuilder.marks(count: count.value, frame: level, detail: detail, placement: placement)
         if let goal, goal.value > 0 {
             if count <= goal {
@@ -218,17 +218,17 @@ public struct Scene: Hashable, Sendable {
         return minX <= maxX ? Rect(minX: minX, minY: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 
-    /// A scene of given marks: one read back from the JSON scene (`Scene(json:)`), or a scene
+    /// A scene of given marks: one read back from the JSON scene (`TallyScene(json:)`), or a scene
     /// transformed by a caller (marks recoloured, filtered, moved). Backends draw whatever marks
     /// they are given; `count` is what the accessible text says.
     /// - Parameters:
-    ///   - frame: the canvas (`Frame(level:)`).
+    ///   - canvas: the cell the marks are placed on (`Canvas(level:)`).
     ///   - detail: the level of detail the marks were chosen at; `.full` for all of them.
     ///   - marks: in count order.
     ///   - goal: the goal the count is drawn toward, if any (`--of`).
-    public init(count: TallyCount, frame: Frame, detail: Detail = .full, goal: TallyCount? = nil, marks: [Mark]) {
+    public init(count: TallyCount, canvas: Canvas, detail: Detail = .full, goal: TallyCount? = nil, marks: [Mark]) {
         self.count = count
-        self.frame = frame
+        self.canvas = canvas
         self.detail = detail
         self.goal = goal
         self.marks = marks
@@ -236,14 +236,14 @@ public struct Scene: Hashable, Sendable {
 
     /// The marks of this scene that `earlier`, a scene of a smaller count, does not have: the
     /// ones `--animate-from` draws in.
-    public func marksNew(since earlier: Scene) -> [Bool] {
+    public func marksNew(since earlier: TallyScene) -> [Bool] {
         let old = Set(earlier.marks)
         return marks.map { $0.kind.isTally && !old.contains($0) }
     }
 
     /// The scene with a caption written under it (`--caption`): the caption's glyphs follow the
     /// tally's marks.
-    package func adding(_ caption: Caption) -> Scene {
-        Scene(count: count, frame: frame, detail: detail, goal: goal, marks: marks + caption.marks)
+    package func adding(_ caption: Caption) -> TallyScene {
+        TallyScene(count: count, canvas: canvas, detail: detail, goal: goal, marks: marks + caption.marks)
     }
 }

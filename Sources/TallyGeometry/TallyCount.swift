@@ -99,7 +99,7 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Counts order by value.
     public static func < (lhs: TallyCount, rhs: TallyCount) -> Bool { lhs.value < rhs.value }
 
-    /// A count written in code: `let count: TallyCount = 137`, `Tally.svg(137)`. A negative
+    /// A count written in code: `let count: TallyCount = 137`, `TallyMarks.svg(137)`. A negative
     /// literal does not compile; one over `Int64.max` stops the program, as an overflowing
     /// integer literal would.
     public init(integerLiteral value: UInt64) {

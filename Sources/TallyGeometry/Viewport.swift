@@ -84,7 +84,7 @@ public struct Viewport: Hashable, Sendable {
 
     /// - Parameters:
     ///   - content: what is shown, in layout units: the part of the frame the fit shows
-    ///     (`Frame.shown(_:for:)`).
+    ///     (`Canvas.shown(_:for:)`).
     ///   - side: the side the user fixed, before `scale`; the margin is part of it.
     ///   - scale: multiplies every pixel length (2 for @2x assets).
     ///   - padding: pixels of empty margin on every side, before `scale`; nil for the default
@@ -161,7 +161,7 @@ public struct Viewport: Hashable, Sendable {
     public let footer: Double
 
     /// This viewport moved by under a pixel so that `placed`, the content as the scene places
-    /// it (`Frame.shown(_:for:detail:)`, in whole-pixel steps), sits centred in the image with
+    /// it (`Canvas.shown(_:for:detail:)`, in whole-pixel steps), sits centred in the image with
     /// its top left on a pixel corner: every unit then starts on a pixel corner, so siblings
     /// are drawn alike, and the pixels the whole-pixel steps saved go to the margins.
     package func aligned(to placed: Rect) -> Viewport {

@@ -57,7 +57,7 @@ package enum Gallery {
     /// One tile: a count drawn into it and where it sits.
     struct Tile {
         let count: TallyCount
-        let scene: Scene
+        let scene: TallyScene
         let viewport: Viewport
         /// The top left of the drawing, in whole pixels.
         let origin: Point
@@ -98,7 +98,7 @@ package enum Gallery {
         }
         var tiles: [Tile] = []
         for (index, count) in counts.enumerated() {
-            let layout: (scene: Scene, viewport: Viewport, clean: Scene)
+            let layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)
             do {
                 layout = try Renderer.layout(count, tileSettings)
             } catch {

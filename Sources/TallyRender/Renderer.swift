@@ -74,7 +74,7 @@ public struct RenderSettings: Hashable, Sendable {
     public var goal: TallyCount?
     /// Still, every mark drawing in (`--animate`), or only those new since a count
     /// (`--animate-from`): SVG only (SPEC §4).
-    public var animation: Animation
+    public var animation: MarkAnimation
     /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
     public var documentDate: Int64
 
@@ -93,7 +93,7 @@ public struct RenderSettings: Hashable, Sendable {
         format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
         appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
         frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil,
-        goal: TallyCount? = nil, animation: Animation = .none,
+        goal: TallyCount? = nil, animation: MarkAnimation = .none,
         documentDate: Int64 = 0
     ) {
         self.format = format
@@ -133,7 +133,7 @@ extension Appearance {
 }
 
 /// Which marks of an SVG draw in (SPEC §4).
-public enum Animation: Hashable, Sendable {
+public enum MarkAnimation: Hashable, Sendable {
     /// A still image.
     case none
     /// Every mark draws in, in count order (`--animate`).
@@ -200,16 +200,16 @@ public enum Renderer {
     /// floor, at the final output scale; last, for every image with a size in the clean style,
     /// the pixel grid.
     package static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (
-        scene: Scene, viewport: Viewport, clean: Scene
+        scene: TallyScene, viewport: Viewport, clean: TallyScene
     ) {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
         // With a goal the frame and the fit hold the goal too, so its remaining cells are shown.
         let extent = settings.goal.map { max($0, count) } ?? count
         let own = UnitLevel.frame(for: extent)
-        let frame = Frame(level: max(settings.frame ?? own, own))
+        let canvas = Canvas(level: max(settings.frame ?? own, own))
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
-        let shown = frame.shown(fit, for: extent)
+        let shown = canvas.shown(fit, for: extent)
         let scaled = settings.isScaled
         var viewport: Viewport
         var caption: CaptionLayout?
@@ -218,7 +218,7 @@ public enum Renderer {
         // for the caption is there for every count of a frame that holds 10,000, sized for its
         // widest count, and written under the counts that have one.
         let oneSize = settings.frame != nil || fit == .frame
-        let sizing = oneSize ? [frame.level.capacity, frame.level.capacity - 1] : [count.value]
+        let sizing = oneSize ? [canvas.level.capacity, canvas.level.capacity - 1] : [count.value]
         if Magnitude.captioned(sizing[0], asked: asked) {
             (caption, viewport) = try captioned(count, sizing, shown, side, settings)
             if !Magnitude.captioned(count, asked: asked) { caption = nil }
@@ -232,8 +232,8 @@ public enum Renderer {
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
-        viewport = viewport.aligned(to: frame.shown(fit, for: extent, detail: detail))
-        var clean = Scene(count: count, frame: frame.level, detail: detail, goal: settings.goal)
+        viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
+        var clean = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
         if let caption { clean = clean.adding(caption.caption(in: viewport, over: clean.marks)) }
         var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
         if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
@@ -272,20 +272,20 @@ public enum Renderer {
         try render(layout(count, settings), settings)
     }
 
-    /// A scene you made or changed (`Scene(json:)`, a transformed scene, an ink-styled one),
+    /// A scene you made or changed (`TallyScene(json:)`, a transformed scene, an ink-styled one),
     /// drawn with the marks it has, in the format and size of the settings: the fit and margin
     /// apply, the level of detail is not decided again, and pens are floored at 1 px.
     ///
     /// ```swift
-    /// let recoloured = Scene(count: scene.count, frame: scene.frame,
+    /// let recoloured = TallyScene(count: scene.count, canvas: scene.canvas,
     ///                        marks: scene.marks.map { var m = $0; m.color = .accent; return m })
     /// let svg = try Renderer.render(scene: recoloured, RenderSettings(format: .svg))
     /// ```
     /// - Throws: `RenderError` for settings out of range, or a format this build cannot write.
-    public static func render(scene: Scene, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
+    public static func render(scene: TallyScene, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
         let fit = settings.fit ?? .content
         let viewport = try viewport(
-            scene.frame.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
+            scene.canvas.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
         if settings.isScaled {
             drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit)
@@ -299,7 +299,7 @@ public enum Renderer {
     /// needs the layout first (a batch sizes its memory budget by the viewport).
     /// - Parameter svgID: the SVG root's id (a gallery gives each tile its own); package-only.
     package static func render(
-        _ layout: (scene: Scene, viewport: Viewport, clean: Scene), _ settings: RenderSettings,
+        _ layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene), _ settings: RenderSettings,
         svgID: String = "tally"
     ) throws(RenderError) -> [UInt8] {
         let (scene, viewport, clean) = layout
@@ -315,7 +315,8 @@ public enum Renderer {
                 animated = .all
             case .since(let from):
                 // The earlier count in the same frame, so forms that depend on the frame compare alike.
-                let new = clean.marksNew(since: Scene(count: from, frame: clean.frame.level, detail: clean.detail))
+                let new = clean.marksNew(
+                    since: TallyScene(count: from, frame: clean.canvas.level, detail: clean.detail))
                 animated = .only(Set(new.indices.filter { new[$0] }))
             }
             let options = SVGOptions(

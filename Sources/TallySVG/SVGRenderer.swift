@@ -80,9 +80,9 @@ package enum SVGRenderer {
     /// let (scene, viewport, _) = try Renderer.layout(137, RenderSettings())
     /// let svg = SVGRenderer.render(scene, viewport: viewport)
     /// ```
-    package static func render(_ scene: Scene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
+    package static func render(_ scene: TallyScene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
         let id = sanitizedID(options.id)
-        let divisor = unitDivisor(frame: scene.frame, visible: viewport.visible)
+        let divisor = unitDivisor(canvas: scene.canvas, visible: viewport.visible)
         let visible = Rect(
             minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
             width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
@@ -173,9 +173,9 @@ package enum SVGRenderer {
     /// The power of ten that layout units are divided by in the SVG: 1 while the frame and the
     /// visible box stay under 10⁵, else large enough to bring them there (10⁷ for Int64.max's
     /// frame of about 1.7 × 10¹¹), leaving room below SPEC's 10⁶ for margins and ink bows.
-    static func unitDivisor(frame: Frame, visible: Rect) -> Double {
+    static func unitDivisor(canvas: Canvas, visible: Rect) -> Double {
         let extent = max(
-            frame.width, frame.height, abs(visible.minX), abs(visible.minY), abs(visible.maxX), abs(visible.maxY))
+            canvas.width, canvas.height, abs(visible.minX), abs(visible.minY), abs(visible.maxX), abs(visible.maxY))
         var divisor = 1.0
         while extent / divisor >= 1e5 { divisor *= 10 }
         return divisor

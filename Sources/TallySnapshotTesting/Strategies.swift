@@ -12,14 +12,14 @@ import TallyCairo
 
 // Snapshot strategies for tally images, for swift-snapshot-testing:
 //
-//     assertSnapshot(of: Scene(count: 137), as: .scene)
+//     assertSnapshot(of: TallyScene(count: 137), as: .scene)
 //     assertSnapshot(of: 137 as TallyCount, as: .svg())
 //     assertSnapshot(of: 137 as TallyCount, as: .png(RenderSettings(format: .png, side: .longer(128))))
 //
 // Each is a swift-snapshot-testing strategy pulled back from the renderer, so it compares what
 // `tally render` writes: text line by line, images pixel by pixel within a tolerance.
 
-extension Snapshotting where Value == Scene, Format == String {
+extension Snapshotting where Value == TallyScene, Format == String {
     /// The JSON scene (SPEC §5), compared line by line (one mark a line).
     public static var scene: Snapshotting {
         Snapshotting<String, String>(pathExtension: "json", diffing: .lines).pullback { SceneJSON.encode($0) }
@@ -29,7 +29,7 @@ extension Snapshotting where Value == Scene, Format == String {
 extension Snapshotting where Value == TallyCount, Format == String {
     /// The JSON scene of a count with every mark (`tally render N -f json`).
     public static var scene: Snapshotting {
-        Snapshotting<Scene, String>.scene.pullback { Scene(count: $0) }
+        Snapshotting<TallyScene, String>.scene.pullback { TallyScene(count: $0) }
     }
 
     /// The SVG `tally render` writes with these settings, compared line by line.
@@ -88,7 +88,7 @@ extension Snapshotting where Value == TallyCount, Format == Data {
     }
 }
 
-extension Snapshotting where Value == Scene, Format == Data {
+extension Snapshotting where Value == TallyScene, Format == Data {
     /// A scene of your own (built, transformed, read from JSON, ink-styled) drawn as a PNG at the
     /// settings' size, with the marks it has: no level of detail is applied again.
     public static func png(
@@ -106,7 +106,7 @@ extension Snapshotting where Value == Scene, Format == Data {
 }
 #endif
 
-extension Snapshotting where Value == Scene, Format == String {
+extension Snapshotting where Value == TallyScene, Format == String {
     /// A scene of your own as SVG, drawn with the marks it has, compared line by line.
     public static func svg(_ settings: RenderSettings = RenderSettings()) -> Snapshotting {
         var settings = settings

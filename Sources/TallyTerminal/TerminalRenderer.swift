@@ -53,7 +53,7 @@ package enum TerminalRenderer {
     /// The preview of a scene planned for a viewport of `2 × columns` pixels across: one line of
     /// cells per 4 pixel rows, each line ended by a newline (and a colour reset when coloured).
     package static func render(
-        _ scene: Scene, viewport: Viewport, palette: TerminalPalette, colors: TerminalColors
+        _ scene: TallyScene, viewport: Viewport, palette: TerminalPalette, colors: TerminalColors
     ) -> String {
         let width = Int(viewport.width.rounded())
         let height = Int(viewport.height.rounded())

@@ -72,7 +72,8 @@ import TallyTestSupport
     /// How far, in output pixels, a layout's caption is from the middle of its tally's ink
     /// (the marks of the count, not a goal's cells), or from the nearest place inside the
     /// margins where it would be.
-    private func captionOffCentre(_ layout: (scene: Scene, viewport: Viewport, clean: Scene)) throws -> Double {
+    private func captionOffCentre(_ layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)) throws -> Double
+    {
         func span(_ marks: [Mark]) throws -> (Double, Double) {
             var (low, high) = (Double.infinity, -Double.infinity)
             for mark in marks {
@@ -102,7 +103,7 @@ import TallyTestSupport
         let layout = try Renderer.layout(try count(99_999), settings)
         let glyphs = layout.scene.marks.filter { $0.kind == .caption }
         #expect(glyphs.count == 6)  // 9 9 , 9 9 9
-        let tally = try #require(Scene(count: try count(99_999)).inkBounds)
+        let tally = try #require(TallyScene(count: try count(99_999)).inkBounds)
         #expect(glyphs.allSatisfy { $0.segments.allSatisfy { $0.start.y > tally.maxY && $0.end.y > tally.maxY } })
         // Centred on the marks it describes (SPEC §2, "The caption"), within a pixel, in ink
         // (c1), and taller than a glance needs (about 20 px at 256 px wide).

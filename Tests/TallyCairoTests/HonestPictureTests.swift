@@ -87,7 +87,7 @@ import TallyTestSupport
                 && drawn.c3 == RGBA(hex: palette.c3) && drawn.accent == RGBA(hex: palette.accent), "\(palette.name)")
         // Caps are opaque, over their detail or alone (SPEC §2, "Tone follows level").
         for count: TallyCount in [25, 100, 1_000, 10_000] {
-            for mark in Scene(count: count).marks where !mark.kind.isFilled {
+            for mark in TallyScene(count: count).marks where !mark.kind.isFilled {
                 #expect(mark.opacity == 1, "\(count): a \(mark.kind) at \(mark.opacity)")
             }
         }
@@ -128,8 +128,9 @@ import TallyTestSupport
         let palette = Self.palettes[index]
         let settings = RenderSettings(
             format: .png, side: .longer(512), appearance: Appearance(theme: palette.theme, background: .paper))
-        func pixel(_ count: TallyCount, at point: (Scene, Viewport) throws -> Point) throws -> (Double, Double, Double)
-        {
+        func pixel(_ count: TallyCount, at point: (TallyScene, Viewport) throws -> Point) throws -> (
+            Double, Double, Double
+        ) {
             let (scene, viewport, _) = try Renderer.layout(count, settings)
             let image = try #require(PNGImage(png: try Renderer.render(count, settings)))
             let at = try point(scene, viewport)
@@ -138,7 +139,7 @@ import TallyTestSupport
             try #require(x >= 0 && y >= 0 && x < image.width && y < image.height)
             return Self.rgb(pixel: image.pixels[y * image.width + x])
         }
-        func middle(of kind: MarkKind, in scene: Scene) throws -> Point {
+        func middle(of kind: MarkKind, in scene: TallyScene) throws -> Point {
             let segment = try #require(scene.marks.first { $0.kind == kind }?.segments.first)
             return Point((segment.start.x + segment.end.x) / 2, (segment.start.y + segment.end.y) / 2)
         }
@@ -150,7 +151,7 @@ import TallyTestSupport
         let between = Self.contrast(diagonal, box)
         #expect(between >= 1.5, "\(palette.name): the diagonal against its boxes is \(between):1")
 
-        let scene = Scene(count: 25)
+        let scene = TallyScene(count: 25)
         let slash = try #require(scene.marks.first { $0.kind == .slash })
         let cross = try #require(scene.marks.first { $0.kind == .cross })
         let drawn = Appearance(theme: palette.theme).palette
@@ -183,7 +184,7 @@ import TallyTestSupport
                 ? [Segment(5, 5, 25, 5), Segment(25, 5, 25, 25), Segment(25, 25, 5, 25), Segment(5, 25, 5, 5)]
                 : [Segment(5, 15, 25, 15)]
             let mark = Mark(kind: kind, unit: 1, color: token, width: 8, segments: segments, opacity: opacity)
-            let scene = Scene(count: 25, frame: Frame(level: .twentyFive), marks: [mark])
+            let scene = TallyScene(count: 25, canvas: Canvas(level: .twentyFive), marks: [mark])
             let image = try #require(PNGImage(png: try Renderer.render(scene: scene, settings)))
             let middle = image.pixels[(image.height / 2) * image.width + image.width / 2]
             let ratio = Self.contrast(Self.rgb(pixel: middle), Self.rgb(palette.paper))

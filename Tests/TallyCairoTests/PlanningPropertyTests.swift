@@ -27,7 +27,7 @@ import TallyTestSupport
     }()
 
     private func layout(_ count: UInt64, _ settings: RenderSettings) throws -> (
-        scene: Scene, viewport: Viewport, clean: Scene
+        scene: TallyScene, viewport: Viewport, clean: TallyScene
     ) {
         try Renderer.layout(try #require(TallyCount(exactly: count)), settings)
     }
@@ -57,7 +57,7 @@ import TallyTestSupport
             #expect(content.viewport.pixelsPerUnit >= frame.viewport.pixelsPerUnit * 0.999_999)
             // Every kind of mark, of every unit, is drawn at least as often under content as
             // under frame (by kind and unit: each scale has its own whole-pixel steps).
-            func histogram(_ scene: Scene) -> [String: Int] {
+            func histogram(_ scene: TallyScene) -> [String: Int] {
                 scene.marks.filter { !$0.kind.isFilled }.reduce(into: [:]) {
                     $0["\($1.kind)(\($1.unit))", default: 0] += 1
                 }
@@ -93,7 +93,7 @@ import TallyTestSupport
             (1_000, 1_027, 77.5), (1_234, 1_027, 198), (10_000, 1_027, 1_162),
         ]
         for (count, width, height) in expected {
-            let shown = Frame(for: try #require(TallyCount(exactly: count))).shown(
+            let shown = Canvas(for: try #require(TallyCount(exactly: count))).shown(
                 .content, for: try #require(TallyCount(exactly: count)))
             #expect(
                 abs(shown.width - width) < 1e-9 && abs(shown.height - height) < 1e-9 && shown.minX == 0

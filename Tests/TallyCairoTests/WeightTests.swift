@@ -13,7 +13,7 @@ import TallyStyle
     /// A rendered image and its layout, to find cells in pixels.
     struct Drawn {
         let image: PNGImage
-        let scene: Scene
+        let scene: TallyScene
         let viewport: Viewport
 
         init(_ count: UInt64, of goal: UInt64? = nil, size: Double) throws {

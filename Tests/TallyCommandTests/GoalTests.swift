@@ -41,16 +41,18 @@ import Testing
             let countValue = generator.next() % (goalValue + 1)
             let goal = try #require(TallyCount(exactly: goalValue))
             let count = try #require(TallyCount(exactly: countValue))
-            let scene = Tally.scene(count, of: goal)
-            #expect(scene.frame.level == UnitLevel.frame(for: goal), "\(count) of \(goal): the goal's frame")
+            let scene = TallyMarks.scene(count, of: goal)
+            #expect(scene.canvas.level == UnitLevel.frame(for: goal), "\(count) of \(goal): the goal's frame")
             let remaining = scene.marks.filter { $0.kind == .remaining }
             let own = scene.marks.filter { $0.kind != .remaining }
-            #expect(own == Tally.scene(count, frame: scene.frame.level).marks, "\(count) of \(goal): the count's marks")
+            #expect(
+                own == TallyMarks.scene(count, frame: scene.canvas.level).marks,
+                "\(count) of \(goal): the count's marks")
             #expect(
                 remaining.reduce(0) { $0 + $1.unit } == goalValue - countValue,
                 "\(count) of \(goal): remaining cells hold the goal less the count")
             let boxes = remaining.map(Self.box)
-            let frame = scene.frame.rect
+            let frame = scene.canvas.rect
             // Cells, not the places of single strokes (a dashed slash crosses its gate's strokes).
             let cells = zip(remaining, boxes).filter { $0.0.unit > 1 }.map(\.1)
             let places = remaining.filter { $0.unit == 1 }.map { $0.segments }
@@ -84,13 +86,13 @@ import Testing
     /// Reached: the frame drawn complete, as for the count itself. Past it: the count whole in
     /// its own frame, with the goal's frame outlined once.
     @Test func theGoalReachedAndPassed() throws {
-        let reached = Tally.scene(10_000, of: 10_000)
-        #expect(reached.marks == Tally.scene(10_000).marks)
-        let passed = Tally.scene(12_000, of: 10_000)
-        #expect(passed.frame.level == UnitLevel.frame(for: 12_000))
+        let reached = TallyMarks.scene(10_000, of: 10_000)
+        #expect(reached.marks == TallyMarks.scene(10_000).marks)
+        let passed = TallyMarks.scene(12_000, of: 10_000)
+        #expect(passed.canvas.level == UnitLevel.frame(for: 12_000))
         let outlines = passed.marks.filter { $0.kind == .remaining }
         #expect(outlines.count == 1 && outlines.first?.unit == 10_000, "the goal's frame outlined once")
-        #expect(passed.marks.filter { $0.kind != .remaining } == Tally.scene(12_000).marks)
+        #expect(passed.marks.filter { $0.kind != .remaining } == TallyMarks.scene(12_000).marks)
     }
 
     /// Remaining outlines carry meaning, so they meet 3:1 against both papers (SPEC §2): c3 at
@@ -109,7 +111,7 @@ import Testing
         let blended = zip(mark, ground).map { 0.85 * $0 + 0.15 * $1 }
         let (a, b) = (luminance(blended), luminance(ground))
         #expect((max(a, b) + 0.05) / (min(a, b) + 0.05) >= 3)
-        let opacity = try #require(Tally.scene(0, of: 100).marks.first?.opacity)
+        let opacity = try #require(TallyMarks.scene(0, of: 100).marks.first?.opacity)
         #expect(opacity == 0.85)
     }
 

@@ -8,38 +8,38 @@ import Testing
 @Suite struct LibraryTests {
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func oneImportDrawsEveryFormat() throws {
-        let svg = try Tally.svg(137)
+        let svg = try TallyMarks.svg(137)
         #expect(svg.hasPrefix("<svg") && svg.contains("data-count=\"137\""))
         // The same bytes as the command line with its defaults.
         #expect(Array(svg.utf8) == Array(try TallyProcess.run(["render", "137"]).stdout))
-        let png = try Tally.png(1_234, size: 512, theme: .dark)
+        let png = try TallyMarks.png(1_234, size: 512, theme: .dark)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let pdf = try Tally.pdf(99)
+        let pdf = try TallyMarks.pdf(99)
         #expect(pdf.starts(with: Array("%PDF-".utf8)))
-        let scene = Tally.scene(137)
+        let scene = TallyMarks.scene(137)
         #expect(scene.count == 137 && !scene.marks.isEmpty)
-        #expect(try Scene(json: try Tally.json(137)).marks.count == scene.marks.count)
-        #expect(try Tally.json(137, size: 256).contains("\"viewport\""))
+        #expect(try TallyScene(json: try TallyMarks.json(137)).marks.count == scene.marks.count)
+        #expect(try TallyMarks.json(137, size: 256).contains("\"viewport\""))
     }
 
     @Test func countsAreLiterals() {
         let count: TallyCount = 9_223_372_036_854_775_807
         #expect(count == .maximum)
-        #expect(Scene(count: 25).marks.count == 26)
+        #expect(TallyScene(count: 25).marks.count == 26)
     }
 
-    /// Animation is a setting of its own: off by default, and only the marks new since a count
+    /// MarkAnimation is a setting of its own: off by default, and only the marks new since a count
     /// draw in (the "+1" moment).
     @Test func animationIsAValue() throws {
         #expect(RenderSettings().animation == .none)
-        let plusOne = try Tally.svg(25, animation: .since(24))
+        let plusOne = try TallyMarks.svg(25, animation: .since(24))
         // The 25th tally mark is the last gate's slash, and with it the cross closes the unit:
         // those two draw in, and no stroke drawn before.
         #expect(plusOne.components(separatedBy: "animation-delay:").count == 3)
         #expect(plusOne.contains("class=\"slash a\"") && plusOne.contains("class=\"cross a\""))
         #expect(!plusOne.contains("class=\"stroke a\""))
-        #expect(!(try Tally.svg(25)).contains("animation-delay"))
-        #expect(throws: RenderError.animateFromBeyondCount(26, 25)) { try Tally.svg(25, animation: .since(26)) }
+        #expect(!(try TallyMarks.svg(25)).contains("animation-delay"))
+        #expect(throws: RenderError.animateFromBeyondCount(26, 25)) { try TallyMarks.svg(25, animation: .since(26)) }
     }
 
     /// An SVG's animated marks are a value: positions past the scene's end are ignored, never a trap.

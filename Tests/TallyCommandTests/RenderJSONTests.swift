@@ -32,7 +32,7 @@ import Testing
         // The command prints exactly what the encoder makes of the core's scene.
         for count: UInt64 in [0, 1, 25, 9999, 10_000, 123_456_789] {
             let run = try TallyProcess.run(["render", String(count), "-f", "json"])
-            #expect(run.text == SceneJSON.encode(Scene(count: TallyCount(exactly: count)!)))
+            #expect(run.text == SceneJSON.encode(TallyScene(count: TallyCount(exactly: count)!)))
         }
     }
 

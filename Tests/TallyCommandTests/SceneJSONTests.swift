@@ -4,7 +4,7 @@ import TallyGeometry
 import TallyTestSupport
 import Testing
 
-/// The JSON scene is a contract. `Scene(json:)` reads back every snapshot scene so that
+/// The JSON scene is a contract. `TallyScene(json:)` reads back every snapshot scene so that
 /// encoding it again gives the same text, and `Schemas/scene.schema.json` accepts every scene tally
 /// writes, checked by a real validator (Python's jsonschema).
 @Suite struct SceneJSONTests {
@@ -20,7 +20,7 @@ import Testing
         try #require(Self.snapshotScenes.count >= 26, "the snapshot scenes are missing")
         for url in Self.snapshotScenes {
             let text = try String(contentsOf: url, encoding: .utf8)
-            let scene = try Scene(json: text)
+            let scene = try TallyScene(json: text)
             #expect(SceneJSON.encode(scene) == text, "\(url.lastPathComponent)")
         }
     }
@@ -30,7 +30,7 @@ import Testing
     func scenesOfEveryKindRoundTrip(_ value: UInt64) throws {
         for arguments in [[], ["--style", "ink", "--seed", "3"], ["--size", "64"], ["--caption", "--size", "300"]] {
             let run = try TallyProcess.run(["render", String(value), "-f", "json"] + arguments)
-            let scene = try Scene(json: run.text)
+            let scene = try TallyScene(json: run.text)
             // A viewport, when there is one, is not part of the scene: compare without it.
             let withoutViewport =
                 run.text.split(separator: "\n").filter { !$0.hasPrefix("  \"viewport\"") }.joined(separator: "\n")
@@ -63,7 +63,7 @@ import Testing
         ]
         for (json, needle) in cases {
             do {
-                _ = try Scene(json: json)
+                _ = try TallyScene(json: json)
                 Issue.record("accepted: \(json)")
             } catch {
                 #expect(

@@ -94,7 +94,7 @@ import Testing
             Gen<Bool>.bool
         ) { digits, raw, small in
             let n = countWithDigits(digits, raw)
-            let detail: Detail = small ? .automatic(pixelsPerUnit: 256 / Frame(for: tallyCount(n)).width) : .full
+            let detail: Detail = small ? .automatic(pixelsPerUnit: 256 / Canvas(for: tallyCount(n)).width) : .full
             for mark in scene(n, detail).marks {
                 let expected: ColorToken
                 switch mark.kind {

@@ -5,12 +5,12 @@ import Testing
 
 @Suite struct LayoutTests {
     /// Every mark, pen included, lies inside the frame.
-    private func expectInsideFrame(_ scene: Scene) {
-        let tolerance = 1e-9 * max(scene.frame.width, 1)
+    private func expectInsideFrame(_ scene: TallyScene) {
+        let tolerance = 1e-9 * max(scene.canvas.width, 1)
         guard let ink = scene.inkBounds else { return }
         #expect(ink.minX >= -tolerance && ink.minY >= -tolerance, "count \(scene.count)")
         #expect(
-            ink.maxX <= scene.frame.width + tolerance && ink.maxY <= scene.frame.height + tolerance,
+            ink.maxX <= scene.canvas.width + tolerance && ink.maxY <= scene.canvas.height + tolerance,
             "count \(scene.count)")
     }
 
@@ -32,20 +32,20 @@ import Testing
             (1001, 10000), (10000, 10000), (10001, 100000), (UInt64(Int64.max), 10_000_000_000_000_000_000),
         ]
         for (count, unit) in cases {
-            #expect(scene(count).frame.level.capacity == unit, "count \(count)")
+            #expect(scene(count).canvas.level.capacity == unit, "count \(count)")
         }
     }
 
     @Test func countsInTheSameFrameHaveTheSameSize() {
         for (low, high) in [(UInt64(0), UInt64(25)), (26, 100), (101, 1000), (1001, 10000), (10001, 100000)] {
-            #expect(scene(low).frame == scene(high).frame)
-            #expect(scene(low).frame.width == scene(high).frame.width)
+            #expect(scene(low).canvas == scene(high).canvas)
+            #expect(scene(low).canvas.width == scene(high).canvas.width)
         }
         // Rows are ten squares wide; a block is as wide as a row and taller than wide, its rows
         // further apart than the squares in them.
-        #expect(scene(1000).frame.width > 10 * scene(100).frame.width)
-        #expect(scene(10000).frame.width == scene(1000).frame.width)
-        #expect(scene(10000).frame.height > scene(10000).frame.width)
+        #expect(scene(1000).canvas.width > 10 * scene(100).canvas.width)
+        #expect(scene(10000).canvas.width == scene(1000).canvas.width)
+        #expect(scene(10000).canvas.height > scene(10000).canvas.width)
     }
 
     /// SPEC: "a mark keeps its position as the count grows until a collapse hides it".
@@ -55,9 +55,9 @@ import Testing
         var previous = scene(0)
         for n in UInt64(1)...20_200 {
             let current = scene(n)
-            let isFrameChange = current.frame != previous.frame
+            let isFrameChange = current.canvas != previous.canvas
             if n % 100 != 0
-                && !(isFrameChange && previous.frame.level.shape == .square && previous.frame.level > .hundred)
+                && !(isFrameChange && previous.canvas.level.shape == .square && previous.canvas.level > .hundred)
             {
                 let prefix = Array(current.marks.prefix(previous.marks.count))
                 if prefix != previous.marks {
@@ -88,14 +88,16 @@ import Testing
             guard n < UInt64(Int64.max), (n + 1) % 100 != 0 else { return }
             let before = scene(n)
             let after = scene(n + 1)
-            guard before.frame == after.frame else { return }
+            guard before.canvas == after.canvas else { return }
             #expect(Array(after.marks.prefix(before.marks.count)) == before.marks, "count \(n)")
         }
     }
 
-    private func collapsingUnit(from previous: Scene, to current: Scene) -> UInt64 {
-        if current.frame != previous.frame && previous.frame.level.shape == .square && previous.frame.level > .hundred {
-            return previous.frame.level.capacity
+    private func collapsingUnit(from previous: TallyScene, to current: TallyScene) -> UInt64 {
+        if current.canvas != previous.canvas && previous.canvas.level.shape == .square
+            && previous.canvas.level > .hundred
+        {
+            return previous.canvas.level.capacity
         }
         var unit: UInt64 = 1
         for level in UnitLevel.all

@@ -58,7 +58,7 @@ import Testing
         if full.marks.map(opaque).filter({ shown.contains($0) }) != drawn { problems.append("\(at): order changed") }
         // 3. A complete frame keeps its cap (the cross, line or diagonal over it, a hundred-block
         //    its box too); a partial frame keeps the caps of all its complete children.
-        let frameLevel = full.frame.level
+        let frameLevel = full.canvas.level
         guard let child = frameLevel.child else { return problems + ["\(at): a frame without children"] }
         let kept: [Mark]
         if n == frameLevel.capacity {
@@ -118,11 +118,11 @@ import Testing
 
     /// The scene at a level of detail with its units where the design puts them (not in the
     /// whole-pixel steps of its output scale), so it compares mark by mark with the full scene.
-    private func designScene(_ n: UInt64, _ detail: Detail) -> Scene {
+    private func designScene(_ n: UInt64, _ detail: Detail) -> TallyScene {
         let count = tallyCount(n)
         let level = UnitLevel.frame(for: count)
-        return Scene(
-            count: count, frame: Frame(level: level), detail: detail,
+        return TallyScene(
+            count: count, canvas: Canvas(level: level), detail: detail,
             marks: SceneBuilder.marks(count: n, frame: level, detail: detail, placement: Placement(pixelsPerUnit: nil)))
     }
 
@@ -132,7 +132,7 @@ import Testing
         guard cap.kind == .cross && cap.unit == 100 || cap.kind == .diagonal,
             let level = UnitLevel.all.first(where: { $0.capacity == cap.unit && $0.shape == .square })
         else { return false }
-        return Frame(level: level).width * pixelsPerUnit < 8
+        return Canvas(level: level).width * pixelsPerUnit < 8
     }
 
     /// Runs the rules over many counts and records the first few problems, and how many.
@@ -147,11 +147,11 @@ import Testing
     }
 
     /// Whether a mark of the full scene lies in the frame's child being filled.
-    private func isInPartialChild(_ mark: Mark, of full: Scene) -> Bool {
-        guard let child = full.frame.level.child, let first = mark.segments.first else { return false }
+    private func isInPartialChild(_ mark: Mark, of full: TallyScene) -> Bool {
+        guard let child = full.canvas.level.child, let first = mark.segments.first else { return false }
         guard full.count.value % child.capacity != 0 else { return false }
-        let origin = Layout.childOffset(full.frame.level, Int(full.count.value / child.capacity))
-        let size = Frame(level: child)
+        let origin = Layout.childOffset(full.canvas.level, Int(full.count.value / child.capacity))
+        let size = Canvas(level: child)
         let point = first.start
         return point.x > origin.x && point.x < origin.x + size.width && point.y > origin.y
             && point.y < origin.y + size.height

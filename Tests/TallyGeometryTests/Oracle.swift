@@ -9,9 +9,11 @@ struct MarkKey: Hashable, CustomStringConvertible {
 
 func tallyCount(_ value: UInt64) -> TallyCount { TallyCount(exactly: value)! }
 
-func scene(_ value: UInt64, _ detail: Detail = .full) -> Scene { Scene(count: tallyCount(value), detail: detail) }
+func scene(_ value: UInt64, _ detail: Detail = .full) -> TallyScene {
+    TallyScene(count: tallyCount(value), detail: detail)
+}
 
-func histogram(_ scene: Scene) -> [MarkKey: Int] {
+func histogram(_ scene: TallyScene) -> [MarkKey: Int] {
     scene.marks.reduce(into: [:]) { $0[MarkKey(kind: $1.kind, unit: $1.unit), default: 0] += 1 }
 }
 

@@ -21,15 +21,15 @@ import Testing
     }
 
     @Test func aMarkKeepsItsWobbleAsTheCountGrows() {
-        let before = InkStyle.apply(to: Scene(count: TallyCount(exactly: 41)!), seed: 5)
-        let after = InkStyle.apply(to: Scene(count: TallyCount(exactly: 42)!), seed: 5)
+        let before = InkStyle.apply(to: TallyScene(count: TallyCount(exactly: 41)!), seed: 5)
+        let after = InkStyle.apply(to: TallyScene(count: TallyCount(exactly: 42)!), seed: 5)
         #expect(Array(after.marks.prefix(before.marks.count)) == before.marks)
     }
 
     /// The ink style stays near the designed marks: pens within 25%, ends within a third of a
     /// pen of wobble plus the slant (at most two pens, less on short marks).
     @Test func inkStaysCloseToTheCleanMarks() {
-        let clean = Scene(count: TallyCount(exactly: 9_999)!)
+        let clean = TallyScene(count: TallyCount(exactly: 9_999)!)
         let ink = InkStyle.apply(to: clean, seed: 77)
         for (a, b) in zip(clean.marks, ink.marks) {
             #expect(abs(a.width - b.width) <= a.width * 0.251)
@@ -44,7 +44,7 @@ import Testing
     /// they bow; yet two strokes of one gate never touch.
     @Test(arguments: [UInt64(0), 1, 77, UInt64.max])
     func theHandShowsAndStrokesNeverTouch(seed: UInt64) throws {
-        let ink = InkStyle.apply(to: Scene(count: TallyCount(exactly: 99)!), seed: seed)
+        let ink = InkStyle.apply(to: TallyScene(count: TallyCount(exactly: 99)!), seed: seed)
         let strokes = ink.marks.filter { $0.kind == .stroke }
         try #require(strokes.count == 4 * 19 + 4)
         // Lean: the top of a stroke (its start) right of its bottom, on average by a tenth of a unit or more.

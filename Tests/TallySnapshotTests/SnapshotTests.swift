@@ -127,21 +127,21 @@ import TallyCairo
     /// Strategies built by composition from one base per format, for counts and for
     /// scenes of your own (here recoloured), PDF as well.
     @Test func strategiesComposeForScenesAndCounts() async throws {
-        let scene = Scene(count: 137)
-        let recoloured = Scene(
-            count: scene.count, frame: scene.frame,
+        let scene = TallyScene(count: 137)
+        let recoloured = TallyScene(
+            count: scene.count, canvas: scene.canvas,
             marks: scene.marks.map { mark in
                 var mark = mark
                 mark.color = .accent
                 return mark
             })
         let svg: String = await withCheckedContinuation { done in
-            Snapshotting<Scene, String>.svg().snapshot(recoloured).run { done.resume(returning: $0) }
+            Snapshotting<TallyScene, String>.svg().snapshot(recoloured).run { done.resume(returning: $0) }
         }
         #expect(svg.hasPrefix("<svg") && svg.contains(".box{stroke:#d94033"))
         #if Cairo
         let png: Data = await withCheckedContinuation { done in
-            Snapshotting<Scene, Data>.png().snapshot(recoloured).run { done.resume(returning: $0) }
+            Snapshotting<TallyScene, Data>.png().snapshot(recoloured).run { done.resume(returning: $0) }
         }
         let image = try #require(PNGImage(png: Array(png)))
         #expect(image.width == 256)

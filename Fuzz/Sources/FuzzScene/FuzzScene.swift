@@ -2,7 +2,7 @@ import Foundation
 import FuzzDriver
 import Tally
 
-/// Scene building and SVG for arbitrary counts and sizes: never a crash, pens at least a pixel,
+/// TallyScene building and SVG for arbitrary counts and sizes: never a crash, pens at least a pixel,
 /// and every SVG number below 10⁶ (SPEC §2 and §5).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {

@@ -3,8 +3,8 @@ import Tally
 // A reading streak of 137 days, as the three things an app needs: an SVG for the web, a PNG for
 // a share sheet, and the scene itself, to draw natively or to inspect.
 let days: TallyCount = 137
-let svg = try Tally.svg(days, size: 256, theme: .auto)
-let scene = Tally.scene(days)
+let svg = try TallyMarks.svg(days, size: 256, theme: .auto)
+let scene = TallyMarks.scene(days)
 let boxes = scene.marks.filter { $0.kind == .box }.count
 print("SVG: \(svg.utf8.count) bytes; scene: \(scene.marks.count) marks, \(boxes) box")
 
@@ -12,7 +12,7 @@ print("SVG: \(svg.utf8.count) bytes; scene: \(scene.marks.count) marks, \(boxes)
 /// only, and links no Cairo.
 func pngReport(_ count: TallyCount) throws(RenderError) -> String {
     do {
-        return "\(try Tally.png(count, size: 512, theme: .dark, background: .paper).count) bytes"
+        return "\(try TallyMarks.png(count, size: 512, theme: .dark, background: .paper).count) bytes"
     } catch {
         guard case .formatUnavailable = error else { throw error }
         return "not in this build (tally's Cairo trait is off)"
@@ -21,7 +21,7 @@ func pngReport(_ count: TallyCount) throws(RenderError) -> String {
 print("PNG: \(try pngReport(days))")
 
 // Everything a renderer of its own needs, as JSON, and read back.
-let json = try Tally.json(days)
-let readBack = try Scene(json: json)
+let json = try TallyMarks.json(days)
+let readBack = try TallyScene(json: json)
 precondition(readBack.marks.count == scene.marks.count)
 print("JSON scene: \(json.utf8.count) bytes, read back")

@@ -19,7 +19,7 @@ import Testing
 
     @Test func theHundredDayMilestone() {
         // The geometry itself: one box and one cross once a hundred is complete.
-        assertSnapshot(of: Scene(count: 100), as: .scene, named: "scene")
+        assertSnapshot(of: TallyScene(count: 100), as: .scene, named: "scene")
         assertSnapshot(
             of: 100 as TallyCount, as: .png(RenderSettings(side: .longer(128)), tolerance: .standard), named: "large")
     }
