@@ -27,7 +27,7 @@ let counts: [(String, UInt64)] = [
 
 func render(_ count: UInt64, _ format: OutputFormat, size: Double = 256, detail: Detail.Mode? = nil) throws -> Int {
     try Renderer.render(
-        TallyCount(exactly: count)!, RenderSettings(format: format, side: .longer(size), detail: detail)
+        TallyCount(exactly: count)!, as: format, RenderSettings(side: .longer(size), detail: detail)
     ).count
 }
 
@@ -38,7 +38,7 @@ for (name, count) in counts {
     cases.append(Case(name: "scene+svg \(name) 256px") { try render(count, .svg) })
     cases.append(Case(name: "scene+png \(name) 256px") { try render(count, .png) })
     cases.append(Case(name: "scene+pdf \(name) 256px") { try render(count, .pdf) })
-    cases.append(Case(name: "json \(name) full") { try Renderer.render(tally, RenderSettings(format: .json)).count })
+    cases.append(Case(name: "json \(name) full") { try Renderer.render(tally, as: .json, RenderSettings()).count })
 }
 for size in [64.0, 1_024] {  // 256 px is in the loop above
     cases.append(Case(name: "scene+svg 9,999 \(Int(size))px") { try render(9_999, .svg, size: size) })

@@ -93,11 +93,11 @@ struct Batch: ParsableCommand {
                     do {
                         // Raster and PDF images draw within the batch's pixel budget, so memory
                         // stays bounded whatever -j; SVG and JSON cost next to nothing.
-                        let layout = try Renderer.layout(count, settings)
+                        let layout = try Renderer.layout(count, format, settings)
                         let pixels = format.isBinary ? Int(layout.viewport.width * layout.viewport.height) : 0
                         budget.acquire(pixels)
                         defer { budget.release(pixels) }
-                        bytes = try Renderer.render(layout, settings)
+                        bytes = try Renderer.render(layout, as: format, settings)
                     } catch let error as RenderError {
                         throw options.failure(error)
                     }

@@ -129,7 +129,7 @@ struct CountList: Sendable {
 
     private mutating func appendToken(_ token: String, source: String) throws(CommandFailure) {
         // A plain count, the common case of a long list, without building any message.
-        if case .success(let count) = TallyCount.parse(token) {
+        if let count = try? TallyCount(parsing: token) {
             try append(count.value...count.value, source: "count '\(Values.printable(token))'")
             return
         }

@@ -60,7 +60,7 @@ struct Describe: ParsableCommand {
             ? DescriptionJSON.encode(count, frame: level, goal: goal)
             : Words.title(for: count, goal: goal) + "\n" + Words.description(for: count) + "\n"
         if picture && !json {
-            var settings = RenderSettings(format: .svg, frame: level)
+            var settings = RenderSettings(frame: level)
             settings.goal = goal
             text = try terminal.preview(count, settings, themeGiven: false, descriptor: 1) + text
         }

@@ -84,7 +84,7 @@ struct Render: ParsableCommand {
         let settings = try options.settings(format: format)
         let bytes: [UInt8]
         do {
-            bytes = try Renderer.render(count, settings)
+            bytes = try Renderer.render(count, as: format, settings)
         } catch {
             throw options.failure(error)
         }

@@ -79,7 +79,7 @@ struct TerminalOptions: ParsableArguments {
     /// costs the whole wait on every run, a slow answer lands in the shell's input after tally
     /// has gone, and the default already reads on light and dark terminals alike.
     static func dark(_ settings: RenderSettings, themeGiven: Bool) -> Bool? {
-        let theme = settings.appearance.theme
+        let theme = settings.appearance(in: .svg).theme
         if themeGiven && theme != .auto { return theme == .dark }
         guard let value = environmentValue("COLORFGBG"), let last = value.split(separator: ";").last,
             let background = Int(last)

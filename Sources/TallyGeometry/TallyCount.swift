@@ -51,35 +51,39 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         }
     }
 
-    /// The count some text names, or why it names none.
+    /// The count some text names.
+    ///
+    /// Every type that reads text reads it this way: `init(parsing:)`, throwing its own
+    /// `ParseError`, which describes itself.
     ///
     /// ```swift
-    /// TallyCount.parse("1,234")   // .success(1234)
-    /// TallyCount.parse("-5")      // .failure(.negative)
+    /// let count = try TallyCount(parsing: "1,234")   // 1234
+    /// try TallyCount(parsing: "-5")                  // throws ParseError.negative
     /// ```
-    public static func parse(_ text: String) -> Result<TallyCount, ParseError> {
-        if text.isEmpty { return .failure(.empty) }
-        guard var digits = ungrouped(Substring(text)) else { return .failure(.notANumber) }
+    /// - Throws: `ParseError` saying why the text names no count.
+    public init(parsing text: String) throws(ParseError) {
+        if text.isEmpty { throw .empty }
+        guard var digits = Self.ungrouped(Substring(text)) else { throw .notANumber }
         if digits.first == "-" {
             digits = digits.dropFirst()
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.contains(where: { $0 != "0" })
             {
-                return .failure(.negative)
+                throw .negative
             }
-            if digits.isEmpty || !digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return .failure(.notANumber) }
+            if digits.isEmpty || !digits.allSatisfy({ $0.isASCII && $0.isNumber }) { throw .notANumber }
         } else if digits.first == "+" {
             digits = digits.dropFirst()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .failure(.notANumber) }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notANumber }
         var value: UInt64 = 0
         for digit in digits.utf8 {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return .failure(.tooLarge) }
+            if overflow1 || overflow2 { throw .tooLarge }
             value = sum
         }
-        guard let count = TallyCount(exactly: value) else { return .failure(.tooLarge) }
-        return .success(count)
+        guard value <= UInt64(Int64.max) else { throw .tooLarge }
+        self.value = value
     }
 
     /// The text without its grouping separators, or nil when they are not grouping by threes

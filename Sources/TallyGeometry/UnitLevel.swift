@@ -105,8 +105,13 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// A frame named as `--frame` accepts it: its capacity in digits (`1000`, `1,000`, `1_000`),
     /// its name (`thousand-row`), or a short name: `25-unit`, `hundred`, `row` (the thousand-row)
-    /// and `block` (the ten-thousand-block). Case is ignored; nil for anything else.
-    public init?(frameName text: String) {
+    /// and `block` (the ten-thousand-block). Case is ignored.
+    ///
+    /// ```swift
+    /// let frame = try UnitLevel(parsing: "row")   // .thousandRow
+    /// ```
+    /// - Throws: `ParseError.notAFrame` for anything else, a unit smaller than a frame included.
+    public init(parsing text: String) throws(ParseError) {
         let name = text.lowercased()
         let digits = name.filter { $0 != "," && $0 != "_" }
         let aliases: [String: UnitLevel] = [
@@ -119,7 +124,21 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
         }) {
             self = found
         } else {
-            return nil
+            throw .notAFrame
+        }
+    }
+
+    /// Why some text names no frame.
+    public enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Not a frame's capacity, name or short name.
+        case notAFrame
+
+        /// What is wrong with the text, as a message's predicate: "is not a frame".
+        public var reason: String { "is not a frame" }
+
+        /// "the text is not a frame; use 25, 100, 1000, … or a name such as hundred-block, row or block".
+        public var description: String {
+            "the text \(reason); use 25, 100, 1000, … or a name such as hundred-block, row or block"
         }
     }
 

@@ -60,14 +60,18 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         }
         func switchValue(_ text: String) throws(CommandFailure) -> Bool { try RenderOptions.switchValue(option, text) }
         func color(_ text: String) throws(CommandFailure) -> RGBA {
-            guard let color = RGBA(parsing: text) else { throw .usage(RenderOptions.colorError(option, text)) }
-            return color
+            do {
+                return try RGBA(parsing: text)
+            } catch {
+                throw .usage(RenderOptions.colorError(option, text))
+            }
         }
         func background(_ text: String) throws(CommandFailure) -> Background {
-            guard let background = Background(parsing: text) else {
+            do {
+                return try Background(parsing: text)
+            } catch {
                 throw .usage(RenderOptions.colorError(option, text, paper: true))
             }
-            return background
         }
         switch self {
         case .size:

@@ -85,11 +85,14 @@ package struct RenderOptions: Sendable {
     static func goal(_ text: String) throws(CommandFailure) -> TallyCount {
         let range = "a whole number from 1 to \(TallyCount.maximum)"
         let shown = "\(RenderOption.of.flag) '\(Values.printable(text))'"
-        switch TallyCount.parse(text) {
-        case .success(let goal) where goal.value > 0: return goal
-        case .success: throw .usage("\(shown) is not a goal; it must be \(range)")
-        case .failure(let error): throw .usage("\(shown) \(error.reason); it must be \(range)")
+        let goal: TallyCount
+        do {
+            goal = try TallyCount(parsing: text)
+        } catch {
+            throw .usage("\(shown) \(error.reason); it must be \(range)")
         }
+        guard goal.value > 0 else { throw .usage("\(shown) is not a goal; it must be \(range)") }
+        return goal
     }
 
     static func seed(_ text: String) throws(CommandFailure) -> UInt64 {
@@ -134,7 +137,6 @@ package struct RenderOptions: Sendable {
     ///   of seconds.
     package func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
         var settings = draft.settings
-        settings.format = format
         let defaults = Appearance.default(for: format)
         settings.appearance = Appearance(
             theme: draft.theme ?? defaults.theme, overrides: draft.overrides,
@@ -191,7 +193,7 @@ package struct RenderOptions: Sendable {
             return .usage("\(option.flag) is for SVG output; the format is \(format.rawValue)")
         case .countBeyondFrame(let count, let level):
             return Values.countBeyondFrame(count, level, given[.frame] ?? "")
-        case .animateFromBeyondCount(_, let count):
+        case .animationSinceBeyondCount(_, let count):
             return .usage(
                 "\(shown(.animateFrom)) is larger than the count \(count.value); it must be from 0 to the count")
         case .formatUnavailable:

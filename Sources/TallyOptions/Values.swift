@@ -13,20 +13,22 @@ package enum Values {
 
     /// A count (SPEC §1), or the message for it; `what` names where it came from.
     package static func count(_ text: String, what: String = "count") throws(CommandFailure) -> TallyCount {
-        switch TallyCount.parse(text) {
-        case .success(let count): return count
-        case .failure(let error): throw .usage("\(what) '\(printable(text))' \(error.reason); it must be \(countRange)")
+        do {
+            return try TallyCount(parsing: text)
+        } catch {
+            throw .usage("\(what) '\(printable(text))' \(error.reason); it must be \(countRange)")
         }
     }
 
     /// A frame as `--frame` names it (SPEC §2): a capacity or a unit's name.
     package static func frame(_ text: String) throws(CommandFailure) -> UnitLevel {
-        guard let level = UnitLevel(frameName: text) else {
+        do {
+            return try UnitLevel(parsing: text)
+        } catch {
             throw .usage(
-                "--frame '\(printable(text))' is not a frame; use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block"
+                "--frame '\(printable(text))' \(error.reason); use 25, 100, 1000, 10000, … up to \(UnitLevel.largest.capacity), or a name such as hundred-block, row or block"
             )
         }
-        return level
     }
 
     /// The message for a count larger than the pinned frame.

@@ -1,2 +1,2 @@
-/// tally's version: `tally --version`, the server's entity tags and metrics, the PDF producer.
-package let tallyVersion = "0.1.0"
+/// tally's version: `tally --version` and the server's metrics.
+package let tallyVersion = "0.2.0"

@@ -65,7 +65,7 @@ extension Renderer {
                 return settings.format == .png
                     ? try CairoRenderer.png(sheet, options: options) : try CairoRenderer.pdf(sheet, options: options)
             } catch {
-                throw .backend(error.description)
+                throw .backend(BackendFailure(format: settings.format, reason: error.description))
             }
             #else
             throw .formatUnavailable(settings.format)

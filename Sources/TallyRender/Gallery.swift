@@ -25,6 +25,15 @@ package enum Gallery {
             guard let ext = lowercasedExtension(of: path) else { return nil }
             self.init(rawValue: ext)
         }
+
+        /// The format each tile is drawn in: its own, and SVG in an HTML page.
+        var tileFormat: OutputFormat {
+            switch self {
+            case .svg, .html: .svg
+            case .png: .png
+            case .pdf: .pdf
+            }
+        }
     }
 
     /// The most counts one sheet shows.
@@ -78,7 +87,6 @@ package enum Gallery {
     {
         guard counts.count <= maximumCounts else { throw .tooManyCounts(counts.count) }
         var tileSettings = settings
-        tileSettings.format = format == .png ? .png : format == .pdf ? .pdf : .svg
         tileSettings.caption = false
         tileSettings.animation = .none
         tileSettings.side = settings.side ?? .longer(defaultTile)
@@ -100,7 +108,7 @@ package enum Gallery {
         for (index, count) in counts.enumerated() {
             let layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)
             do {
-                layout = try Renderer.layout(count, tileSettings)
+                layout = try Renderer.layout(count, format.tileFormat, tileSettings)
             } catch {
                 throw .render(error)
             }
@@ -142,7 +150,7 @@ package enum Gallery {
         case .html: return html(sheet, settings, title: title)
         case .png, .pdf:
             #if Cairo
-            var appearance = settings.appearance
+            var appearance = settings.appearance(in: format.tileFormat)
             if appearance.background == .none { appearance.background = .paper }
             let cairoSheet = CairoSheet(
                 width: sheet.width, height: sheet.height,
@@ -155,10 +163,10 @@ package enum Gallery {
                     ? try CairoRenderer.png(cairoSheet, options: options)
                     : try CairoRenderer.pdf(cairoSheet, options: options)
             } catch {
-                throw .render(.backend(error.description))
+                throw .render(.backend(BackendFailure(format: format.tileFormat, reason: error.description)))
             }
             #else
-            throw .render(.formatUnavailable(format == .png ? .png : .pdf))
+            throw .render(.formatUnavailable(format.tileFormat))
             #endif
         }
     }
@@ -167,13 +175,14 @@ package enum Gallery {
         SVGRenderer.render(
             tile.scene, viewport: tile.viewport,
             options: SVGOptions(
-                appearance: Appearance(theme: settings.appearance.theme, overrides: settings.appearance.overrides),
+                appearance: Appearance(
+                    theme: settings.appearance(in: .svg).theme, overrides: settings.appearance(in: .svg).overrides),
                 id: "tally-\(index + 1)", position: nested ? (tile.origin.x, tile.origin.y) : nil))
     }
 
     /// The sheet's paper and label colours as CSS, following the theme as the tallies do.
     private static func sheetStyle(_ settings: RenderSettings, paper: String, text: String) -> String {
-        let appearance = settings.appearance
+        let appearance = settings.appearance(in: .svg)
         var background = appearance.background
         if background == .none { background = .paper }
         let sheetAppearance = Appearance(

@@ -15,8 +15,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// Whether the format is bytes rather than text (PNG, PDF).
     public var isBinary: Bool { self == .png || self == .pdf }
 
-    /// The format a path's extension names, if any.
-    public init?(pathExtension path: String) {
+    /// The format a path's extension names, if any (the command line's `-o`).
+    package init?(pathExtension path: String) {
         guard let ext = lowercasedExtension(of: path) else { return nil }
         self.init(rawValue: ext)
     }
@@ -32,13 +32,13 @@ package func lowercasedExtension(of path: String) -> String? {
     return name[name.index(after: dot)...].lowercased()
 }
 
-/// Everything but the count that decides the bytes: size, look, motion and format.
+/// Everything but the count and the format that decides the bytes: size, look, motion and
+/// planning. The format is said where the bytes are asked for (`Renderer.render(_:as:_:)`), so
+/// one set of settings draws every format and nothing can change it on the way.
 public struct RenderSettings: Hashable, Sendable {
     /// Geometric strokes, or hand-drawn ones (SPEC §4).
     public enum Style: String, CaseIterable, Sendable { case clean, ink }
 
-    /// SVG, PNG, PDF or the JSON scene.
-    public var format: OutputFormat
     /// The side the caller fixed; nil: the default longer side of 256 px.
     public var side: Viewport.Side?
     /// Multiplies every pixel length (2 for @2x assets).
@@ -46,14 +46,9 @@ public struct RenderSettings: Hashable, Sendable {
     /// The margin in pixels on every side, inside the size; nil: the default margin
     /// (`Proportions.marginShare` of the tally's shorter side, at least 2 px).
     public var padding: Double?
-    /// The theme, colour overrides and background: the format's default
-    /// (`Appearance.default(for:)`, decided when drawn, so changing `format` changes it too)
-    /// until one is set.
-    public var appearance: Appearance {
-        get { chosenAppearance ?? .default(for: format) }
-        set { chosenAppearance = newValue }
-    }
-    private var chosenAppearance: Appearance?
+    /// The theme, colour overrides and background; nil: the format's default
+    /// (`Appearance.default(for:)`), decided when drawn.
+    public var appearance: Appearance?
     /// Clean or ink.
     public var style: Style
     /// The ink style's seed.
@@ -80,27 +75,29 @@ public struct RenderSettings: Hashable, Sendable {
 
     /// Whether the output has a pixel scale: every format but a JSON scene without a size, which
     /// is the geometry itself (every mark, pens as designed, no caption unless asked for).
-    package var isScaled: Bool { format != .json || side != nil }
+    package func isScaled(_ format: OutputFormat) -> Bool { format != .json || side != nil }
+
+    /// The appearance drawn in a format: the one set, else the format's default.
+    package func appearance(in format: OutputFormat) -> Appearance { appearance ?? .default(for: format) }
 
     /// Settings with SPEC's defaults for whatever is not given.
     ///
     /// ```swift
-    /// let settings = RenderSettings(format: .png, side: .longer(512), appearance: Appearance(theme: .dark))
+    /// let settings = RenderSettings(side: .longer(512), appearance: Appearance(theme: .dark))
     /// ```
     /// - Parameter appearance: nil for the format's default (SPEC §3): SVG follows the viewer's
     ///   scheme on a transparent background, PNG and PDF are light on their paper.
     public init(
-        format: OutputFormat = .svg, side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
+        side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
         appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
         frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil,
         goal: TallyCount? = nil, animation: MarkAnimation = .none,
         documentDate: Int64 = 0
     ) {
-        self.format = format
         self.side = side
         self.scale = scale
         self.padding = padding
-        self.chosenAppearance = appearance
+        self.appearance = appearance
         self.style = style
         self.seed = seed
         self.fit = fit
@@ -148,14 +145,32 @@ public enum RenderError: Error, Hashable, Sendable {
     case viewport(Viewport.Problem)
     /// `--animate` with a format that cannot move.
     case animationNeedsSVG(OutputFormat)
-    /// `--animate-from` beyond the count.
-    case animateFromBeyondCount(TallyCount, TallyCount)
+    /// `MarkAnimation.since` a count beyond the count drawn (`--animate-from`).
+    case animationSinceBeyondCount(since: TallyCount, count: TallyCount)
     /// A count that does not fit in the pinned frame (`--frame`).
     case countBeyondFrame(TallyCount, UnitLevel)
     /// A backend that this build does not have.
     case formatUnavailable(OutputFormat)
-    /// A backend failed (Cairo's status, say), in its own words.
-    case backend(String)
+    /// A backend failed (Cairo's status, say).
+    case backend(BackendFailure)
+}
+
+/// A backend that failed to draw a format, in the drawing library's own words: Cairo's status,
+/// for instance, where memory ran out.
+public struct BackendFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The format being drawn.
+    public let format: OutputFormat
+    /// What failed, in the library's words: "cairo could not create the surface: out of memory".
+    public let reason: String
+
+    /// A failure of a format's backend.
+    public init(format: OutputFormat, reason: String) {
+        self.format = format
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
 }
 
 extension RenderError: CustomStringConvertible {
@@ -177,15 +192,15 @@ extension RenderError: CustomStringConvertible {
             return "an image of \(Words.grouped(UInt64(value.rounded()))) pixels is too large; \(limits)"
         case .animationNeedsSVG(let format):
             return "animation is for SVG output; the format is \(format.rawValue)"
-        case .animateFromBeyondCount(let from, let count):
+        case .animationSinceBeyondCount(let from, let count):
             return "animation from \(from) is past the count \(count); it must be from 0 to the count"
         case .countBeyondFrame(let count, let level):
             return "count \(count) does not fit in a \(level.name) of \(Words.grouped(level.capacity))"
         case .formatUnavailable(let format):
             return
                 "format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are"
-        case .backend(let message):
-            return message
+        case .backend(let failure):
+            return failure.description
         }
     }
 }
@@ -199,9 +214,12 @@ public enum Renderer {
     /// caption's band), and only then the level of detail, the whole-pixel placement and the pen
     /// floor, at the final output scale; last, for every image with a size in the clean style,
     /// the pixel grid.
-    package static func layout(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> (
-        scene: TallyScene, viewport: Viewport, clean: TallyScene
-    ) {
+    package static func layout(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings)
+        throws(RenderError)
+        -> (
+            scene: TallyScene, viewport: Viewport, clean: TallyScene
+        )
+    {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
         // With a goal the frame and the fit hold the goal too, so its remaining cells are shown.
         let extent = settings.goal.map { max($0, count) } ?? count
@@ -210,7 +228,7 @@ public enum Renderer {
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
         let shown = canvas.shown(fit, for: extent)
-        let scaled = settings.isScaled
+        let scaled = settings.isScaled(format)
         var viewport: Viewport
         var caption: CaptionLayout?
         let asked = settings.caption ?? (scaled ? nil : false)
@@ -225,10 +243,12 @@ public enum Renderer {
         } else {
             viewport = try self.viewport(shown, side, settings)
         }
-        if settings.animation != .none && settings.format != .svg {
-            throw .animationNeedsSVG(settings.format)
+        if settings.animation != .none && format != .svg {
+            throw .animationNeedsSVG(format)
         }
-        if case .since(let from) = settings.animation, from > count { throw .animateFromBeyondCount(from, count) }
+        if case .since(let from) = settings.animation, from > count {
+            throw .animationSinceBeyondCount(since: from, count: count)
+        }
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
@@ -262,48 +282,53 @@ public enum Renderer {
         }
     }
 
-    /// The bytes of a count with these settings: what `tally render` writes.
+    /// The bytes of a count in a format with these settings: what `tally render` writes.
     ///
     /// ```swift
-    /// let png = try Renderer.render(137, RenderSettings(format: .png))
+    /// let png = try Renderer.render(137, as: .png, RenderSettings(side: .longer(512)))
     /// ```
     /// - Throws: `RenderError` for settings out of range or a format this build cannot write.
-    public static func render(_ count: TallyCount, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
-        try render(layout(count, settings), settings)
+    public static func render(
+        _ count: TallyCount, as format: OutputFormat, _ settings: RenderSettings = RenderSettings()
+    ) throws(RenderError) -> [UInt8] {
+        try render(layout(count, format, settings), as: format, settings)
     }
 
     /// A scene you made or changed (`TallyScene(json:)`, a transformed scene, an ink-styled one),
-    /// drawn with the marks it has, in the format and size of the settings: the fit and margin
+    /// drawn with the marks it has, in a format at the settings' size: the fit and margin
     /// apply, the level of detail is not decided again, and pens are floored at 1 px.
     ///
     /// ```swift
     /// let recoloured = TallyScene(count: scene.count, canvas: scene.canvas,
     ///                        marks: scene.marks.map { var m = $0; m.color = .accent; return m })
-    /// let svg = try Renderer.render(scene: recoloured, RenderSettings(format: .svg))
+    /// let svg = try Renderer.render(scene: recoloured, as: .svg)
     /// ```
     /// - Throws: `RenderError` for settings out of range, or a format this build cannot write.
-    public static func render(scene: TallyScene, _ settings: RenderSettings) throws(RenderError) -> [UInt8] {
+    public static func render(
+        scene: TallyScene, as format: OutputFormat, _ settings: RenderSettings = RenderSettings()
+    ) throws(RenderError) -> [UInt8] {
         let fit = settings.fit ?? .content
         let viewport = try viewport(
             scene.canvas.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
-        if settings.isScaled {
+        if settings.isScaled(format) {
             drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit)
         }
         var settings = settings
         settings.animation = .none
-        return try render((drawn, viewport, drawn), settings)
+        return try render((drawn, viewport, drawn), as: format, settings)
     }
 
-    /// The bytes of a layout made by `layout(_:_:)` with the same settings, for a caller that
+    /// The bytes of a layout made by `layout(_:_:_:)` with the same format and settings, for a caller that
     /// needs the layout first (a batch sizes its memory budget by the viewport).
     /// - Parameter svgID: the SVG root's id (a gallery gives each tile its own); package-only.
     package static func render(
-        _ layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene), _ settings: RenderSettings,
+        _ layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene), as format: OutputFormat,
+        _ settings: RenderSettings,
         svgID: String = "tally"
     ) throws(RenderError) -> [UInt8] {
         let (scene, viewport, clean) = layout
-        switch settings.format {
+        switch format {
         case .json:
             return SceneJSON.encodedBytes(scene, viewport: settings.side == nil ? nil : viewport)
         case .svg:
@@ -320,24 +345,24 @@ public enum Renderer {
                 animated = .only(Set(new.indices.filter { new[$0] }))
             }
             let options = SVGOptions(
-                appearance: settings.appearance, label: settings.label, animated: animated, id: svgID)
+                appearance: settings.appearance(in: format), label: settings.label, animated: animated, id: svgID)
             return SVGRenderer.render(scene, viewport: viewport, options: options)
         case .png, .pdf:
             #if Cairo
             let options = CairoOptions(
-                appearance: settings.appearance,
+                appearance: settings.appearance(in: format),
                 title: settings.label ?? Words.title(for: scene.count, goal: scene.goal),
                 description: Words.description(for: scene.count), documentDate: settings.documentDate)
             do {
-                return settings.format == .png
+                return format == .png
                     ? try CairoRenderer.png(scene, viewport: viewport, options: options)
                     : try CairoRenderer.pdf(scene, viewport: viewport, options: options)
             } catch {
-                throw .backend(error.description)
+                throw .backend(BackendFailure(format: format, reason: error.description))
             }
             #else
             // A build without the Cairo trait (`--disable-default-traits`) draws SVG and JSON only.
-            throw .formatUnavailable(settings.format)
+            throw .formatUnavailable(format)
             #endif
         }
     }
@@ -371,14 +396,14 @@ extension Renderer {
         _ count: TallyCount, _ settings: RenderSettings, columns: Int, dark: Bool?, colors: TerminalColors
     ) throws(RenderError) -> String {
         var settings = settings
-        settings.format = .svg
         settings.side = .width(Double(columns * 2))
         settings.scale = 1
         settings.animation = .none
         let captioned = Magnitude.captioned(count, asked: settings.caption)
         settings.caption = false
-        let layout = try layout(count, settings)
-        let palette: TerminalPalette = dark.map { .theme(settings.appearance.palette(dark: $0)) } ?? .anyBackground
+        let layout = try layout(count, .svg, settings)
+        let palette: TerminalPalette =
+            dark.map { .theme(settings.appearance(in: .svg).palette(dark: $0)) } ?? .anyBackground
         var text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)
         if captioned {
             let caption = Words.number(count.value, within: columns)
@@ -386,5 +411,16 @@ extension Renderer {
             text += String(repeating: " ", count: margin) + caption + "\n"
         }
         return text
+    }
+}
+
+extension Renderer {
+    /// The scene and viewport `layout(_:_:_:)` makes, for the fuzz targets, which are a package
+    /// of their own (SPI, not API: `@_spi(Fuzzing) import Tally`).
+    @_spi(Fuzzing) public static func fuzzLayout(
+        _ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings
+    ) throws(RenderError) -> (scene: TallyScene, viewport: Viewport) {
+        let layout = try layout(count, format, settings)
+        return (layout.scene, layout.viewport)
     }
 }

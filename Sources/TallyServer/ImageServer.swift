@@ -66,7 +66,9 @@ package struct ImageServer: Sendable {
     /// `GET /{count}.{svg|png|pdf|json}?{render options}`.
     func image(_ request: Request, file: String) async -> Response {
         await answer(request, file: file, formats: OutputFormat.allCases, RenderQuery.init) { query, format in
-            await respond(request, format: format, key: .render(query.count, query.settings)) { await draw(query) }
+            await respond(request, format: format, key: .render(query.count, query.format, query.settings)) {
+                await draw(query)
+            }
         }
     }
 
@@ -139,16 +141,16 @@ package struct ImageServer: Sendable {
         // own cap is checked before a pixel is allocated.
         let layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)
         do {
-            layout = try Renderer.layout(query.count, query.settings)
+            layout = try Renderer.layout(query.count, query.format, query.settings)
         } catch {
             return .refused(Self.error(.badRequest, query.failure(error).message))
         }
         if let refusal = sizeRefusal(width: layout.viewport.width, height: layout.viewport.height) {
             return .refused(refusal)
         }
-        let settings = query.settings
-        return await rendering(binary: settings.format.isBinary, failure: query.failure) {
-            try Renderer.render(layout, settings)
+        let (format, settings) = (query.format, query.settings)
+        return await rendering(binary: format.isBinary, failure: query.failure) {
+            try Renderer.render(layout, as: format, settings)
         }
     }
 

@@ -11,7 +11,7 @@ import TallyRender
 /// entry, whose bytes and tag are the same.
 package enum ImageRequest: Hashable, Sendable {
     /// `GET /{count}.{format}`.
-    case render(TallyCount, RenderSettings)
+    case render(TallyCount, OutputFormat, RenderSettings)
     /// `GET /badge/{count}.{format}`.
     case badge(TallyCount, BadgeSettings)
 }
@@ -27,7 +27,9 @@ package struct RenderQuery: Sendable {
     package let count: TallyCount
     /// The options, checked.
     package let options: RenderOptions
-    /// Every setting; `format` from the URL's extension.
+    /// The format, from the URL's extension.
+    package let format: OutputFormat
+    /// Every setting, with the format's defaults.
     package let settings: RenderSettings
 
     /// At most this many parameters, before any is read.
@@ -43,6 +45,7 @@ package struct RenderQuery: Sendable {
     {
         count = try Values.count(text)
         options = try Self.options(parameters)
+        self.format = format
         settings = try options.settings(format: format)
     }
 

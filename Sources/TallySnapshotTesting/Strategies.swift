@@ -14,7 +14,7 @@ import TallyCairo
 //
 //     assertSnapshot(of: TallyScene(count: 137), as: .scene)
 //     assertSnapshot(of: 137 as TallyCount, as: .svg())
-//     assertSnapshot(of: 137 as TallyCount, as: .png(RenderSettings(format: .png, side: .longer(128))))
+//     assertSnapshot(of: 137 as TallyCount, as: .png(RenderSettings(side: .longer(128))))
 //
 // Each is a swift-snapshot-testing strategy pulled back from the renderer, so it compares what
 // `tally render` writes: text line by line, images pixel by pixel within a tolerance.
@@ -34,10 +34,8 @@ extension Snapshotting where Value == TallyCount, Format == String {
 
     /// The SVG `tally render` writes with these settings, compared line by line.
     public static func svg(_ settings: RenderSettings = RenderSettings()) -> Snapshotting {
-        var settings = settings
-        settings.format = .svg
-        return Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { count in
-            renderedText(count, settings)
+        Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { count in
+            renderedText(count, .svg, settings)
         }
     }
 }
@@ -70,21 +68,17 @@ extension Snapshotting where Value == Data, Format == Data {
 extension Snapshotting where Value == TallyCount, Format == Data {
     /// The PNG `tally render` writes with these settings, compared pixel by pixel.
     public static func png(
-        _ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
+        _ settings: RenderSettings = RenderSettings(), tolerance: PixelTolerance = .standard,
         failures: URL? = nil
     ) -> Snapshotting {
-        var settings = settings
-        settings.format = .png
-        return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback {
-            renderedBytes($0, settings)
+        Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback {
+            renderedBytes($0, .png, settings)
         }
     }
 
     /// The PDF `tally render` writes with these settings, compared byte for byte.
-    public static func pdf(_ settings: RenderSettings = RenderSettings(format: .pdf)) -> Snapshotting {
-        var settings = settings
-        settings.format = .pdf
-        return Snapshotting<Data, Data>.pdf.pullback { renderedBytes($0, settings) }
+    public static func pdf(_ settings: RenderSettings = RenderSettings()) -> Snapshotting {
+        Snapshotting<Data, Data>.pdf.pullback { renderedBytes($0, .pdf, settings) }
     }
 }
 
@@ -92,14 +86,12 @@ extension Snapshotting where Value == TallyScene, Format == Data {
     /// A scene of your own (built, transformed, read from JSON, ink-styled) drawn as a PNG at the
     /// settings' size, with the marks it has: no level of detail is applied again.
     public static func png(
-        _ settings: RenderSettings = RenderSettings(format: .png), tolerance: PixelTolerance = .standard,
+        _ settings: RenderSettings = RenderSettings(), tolerance: PixelTolerance = .standard,
         failures: URL? = nil
     ) -> Snapshotting {
-        var settings = settings
-        settings.format = .png
-        return Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback { scene in
+        Snapshotting<Data, Data>.png(tolerance: tolerance, failures: failures).pullback { scene in
             reportingFailure("a scene of \(scene.count.value) as png") { () throws(RenderError) in
-                try Renderer.render(scene: scene, settings)
+                try Renderer.render(scene: scene, as: .png, settings)
             }
         }
     }
@@ -109,12 +101,10 @@ extension Snapshotting where Value == TallyScene, Format == Data {
 extension Snapshotting where Value == TallyScene, Format == String {
     /// A scene of your own as SVG, drawn with the marks it has, compared line by line.
     public static func svg(_ settings: RenderSettings = RenderSettings()) -> Snapshotting {
-        var settings = settings
-        settings.format = .svg
-        return Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { scene in
+        Snapshotting<String, String>(pathExtension: "svg", diffing: .lines).pullback { scene in
             String(
                 decoding: reportingFailure("a scene of \(scene.count.value) as svg") { () throws(RenderError) in
-                    try Renderer.render(scene: scene, settings)
+                    try Renderer.render(scene: scene, as: .svg, settings)
                 }, as: UTF8.self)
         }
     }
@@ -206,13 +196,13 @@ extension Diffing where Value == Data {
 
 /// A render that fails is a test failure, reported where the snapshot is asserted, never a
 /// reference: what is returned then (the error in words) is no image and matches none.
-private func renderedText(_ count: TallyCount, _ settings: RenderSettings) -> String {
-    String(decoding: renderedBytes(count, settings), as: UTF8.self)
+private func renderedText(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings) -> String {
+    String(decoding: renderedBytes(count, format, settings), as: UTF8.self)
 }
 
-private func renderedBytes(_ count: TallyCount, _ settings: RenderSettings) -> Data {
-    reportingFailure("\(count.value) as \(settings.format.rawValue)") { () throws(RenderError) in
-        try Renderer.render(count, settings)
+private func renderedBytes(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings) -> Data {
+    reportingFailure("\(count.value) as \(format.rawValue)") { () throws(RenderError) in
+        try Renderer.render(count, as: format, settings)
     }
 }
 

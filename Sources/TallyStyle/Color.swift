@@ -49,17 +49,40 @@ public struct RGBA: Hashable, Sendable {
         (Double(red) / 255, Double(green) / 255, Double(blue) / 255, Double(alpha) / 255)
     }
 
+    /// Why some text is not a colour.
+    public enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Neither a hex colour, nor a CSS colour name, nor `none`.
+        case notAColor
+
+        /// What is wrong with the text, as a message's predicate: "is not a colour".
+        public var reason: String { "is not a colour" }
+
+        /// "the text is not a colour; use #RGB, #RRGGBB, #RRGGBBAA, a CSS colour name or none".
+        public var description: String {
+            "the text \(reason); use #RGB, #RRGGBB, #RRGGBBAA, a CSS colour name or none"
+        }
+    }
+
     /// The strict grammar of the colour options: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, a CSS named
-    /// colour (any letter case) or `none`/`transparent`. Anything else is `nil`.
-    public init?(parsing text: String) {
+    /// colour (any letter case) or `none`/`transparent`.
+    ///
+    /// ```swift
+    /// let purple = try RGBA(parsing: "RebeccaPurple")
+    /// let glass = try RGBA(parsing: "#11223380")
+    /// ```
+    /// - Throws: `ParseError.notAColor` for anything else.
+    public init(parsing text: String) throws(ParseError) {
+        guard let color = Self.parsed(text) else { throw .notAColor }
+        self = color
+    }
+
+    private static func parsed(_ text: String) -> RGBA? {
         let lower = text.lowercased()
         if lower == "none" || lower == "transparent" {
-            self = .clear
-            return
+            return .clear
         }
         if let named = NamedColors.table[lower] {
-            self.init(hex: named)
-            return
+            return RGBA(hex: named)
         }
         guard lower.hasPrefix("#") else { return nil }
         let digits = lower.dropFirst().utf8.map { byte -> UInt8? in
@@ -73,10 +96,10 @@ public struct RGBA: Hashable, Sendable {
         let values = digits.map { $0! }
         switch values.count {
         case 3:
-            self.init(red: values[0] * 17, green: values[1] * 17, blue: values[2] * 17)
+            return RGBA(red: values[0] * 17, green: values[1] * 17, blue: values[2] * 17)
         case 6, 8:
             let bytes = stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] }
-            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
+            return RGBA(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
         default:
             return nil
         }

@@ -63,13 +63,17 @@ public enum Background: Hashable, Sendable {
     case color(RGBA)
 
     /// `none`, `paper` or any colour of `RGBA(parsing:)`.
-    public init?(parsing text: String) {
+    ///
+    /// ```swift
+    /// let background = try Background(parsing: "paper")
+    /// ```
+    /// - Throws: `RGBA.ParseError.notAColor` for anything else.
+    public init(parsing text: String) throws(RGBA.ParseError) {
         if text.lowercased() == "paper" {
             self = .paper
-        } else if let color = RGBA(parsing: text) {
-            self = color.isClear ? .none : .color(color)
         } else {
-            return nil
+            let color = try RGBA(parsing: text)
+            self = color.isClear ? .none : .color(color)
         }
     }
 }

@@ -30,9 +30,9 @@ import TallyTestSupport
             }
         }
         // An opaque background, so the browser's page colour cannot matter.
-        let settings = RenderSettings(format: .svg, appearance: Appearance(background: Background(parsing: "#ffffff")!))
-        let svg = try Renderer.render(try #require(TallyCount(exactly: count)), settings)
-        let (_, viewport, _) = try Renderer.layout(try #require(TallyCount(exactly: count)), settings)
+        let settings = RenderSettings(appearance: Appearance(background: try Background(parsing: "#ffffff")))
+        let svg = try Renderer.render(try #require(TallyCount(exactly: count)), as: .svg, settings)
+        let (_, viewport, _) = try Renderer.layout(try #require(TallyCount(exactly: count)), .svg, settings)
         try Data(svg).write(to: directory.appendingPathComponent("t.svg"))
         // Inline, so the screenshot never races an image load.
         let page =

@@ -20,7 +20,7 @@ import TallyTestSupport
         expectOneLineError(area, status: 64, mentioning: "megapixels")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         #expect(throws: RenderError.self) {
-            try Renderer.render(TallyCount(exactly: 5)!, RenderSettings(format: .png, side: .longer(1e9)))
+            try Renderer.render(TallyCount(exactly: 5)!, as: .png, RenderSettings(side: .longer(1e9)))
         }
     }
 

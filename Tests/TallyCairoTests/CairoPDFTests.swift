@@ -10,7 +10,7 @@ import TallyTestSupport
 
 @Suite struct CairoPDFTests {
     @Test func pdfsAreOnePageWithTheTitle() throws {
-        let pdf = try render(TallyCount(exactly: 9999)!, RenderSettings(format: .pdf, side: .longer(512)))
+        let pdf = try render(TallyCount(exactly: 9999)!, as: .pdf, RenderSettings(side: .longer(512)))
         let text = String(decoding: pdf, as: UTF8.self)
         #expect(text.hasPrefix("%PDF-"))
         #expect(text.contains("/Title (9,999 tally marks)"))

@@ -8,13 +8,13 @@ import TallyStyle
 import TallyTestSupport
 @testable import TallyCairo
 
-func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
-    Data(try Renderer.render(count, settings))
+func render(_ count: TallyCount, as format: OutputFormat, _ settings: RenderSettings) throws -> Data {
+    Data(try Renderer.render(count, as: format, settings))
 }
 
 @Suite struct CairoPNGTests {
     @Test func pngsAreIndexedOfTheAskedSize() throws {
-        let png = try render(TallyCount(exactly: 137)!, RenderSettings(format: .png, side: .width(300), scale: 2))
+        let png = try render(TallyCount(exactly: 137)!, as: .png, RenderSettings(side: .width(300), scale: 2))
         #expect(png.starts(with: PNGEncoder.signature))
         // IHDR: width, height, bit depth 8, colour type 3 (indexed: 137 has under 256 colours).
         let header = Array(png[16..<26])
@@ -25,13 +25,13 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     }
 
     @Test func titleAndDescriptionAreTextChunks() throws {
-        let png = try render(TallyCount(exactly: 1234)!, RenderSettings(format: .png))
+        let png = try render(TallyCount(exactly: 1234)!, as: .png, RenderSettings())
         let text = String(decoding: png, as: UTF8.self)
         #expect(text.contains("tEXtTitle\u{0}1,234 tally marks"))
         #expect(
             text.contains(
                 "tEXtDescription\u{0}1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and 4 strokes"))
-        let labelled = try render(TallyCount(exactly: 3)!, RenderSettings(format: .png, label: "Tage ohne Zucker — 三"))
+        let labelled = try render(TallyCount(exactly: 3)!, as: .png, RenderSettings(label: "Tage ohne Zucker — 三"))
         #expect(
             String(decoding: labelled, as: UTF8.self).contains("iTXtTitle\u{0}\u{0}\u{0}\u{0}\u{0}Tage ohne Zucker — 三")
         )
@@ -48,7 +48,7 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     /// anti-aliased greys of its round caps): indexed, with no transparency.
     @Test func opaqueImagesAreIndexed() throws {
         let png = try render(
-            TallyCount(exactly: 1)!, RenderSettings(format: .png, appearance: Appearance(background: .paper)))
+            TallyCount(exactly: 1)!, as: .png, RenderSettings(appearance: Appearance(background: .paper)))
         #expect(png[25] == 3 && !String(decoding: png, as: UTF8.self).contains("tRNS"))
         let image = try #require(PNGImage(png: Array(png)))
         #expect(image.pixels[0] == 0xFFFA_FAF7)
@@ -57,9 +57,9 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     /// Half-transparent ink comes back as it went in: straight alpha in the file.
     @Test func translucentColoursSurvive() throws {
         let settings = RenderSettings(
-            format: .png, side: .longer(64),
+            side: .longer(64),
             appearance: Appearance(background: .color(RGBA(hex: 0x336699, alpha: 0x80))))
-        let image = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 0)!, settings))))
+        let image = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 0)!, as: .png, settings))))
         // Premultiplied on reading: 0x80 alpha, each channel scaled by 128/255.
         let pixel = image.pixels[0]
         #expect(pixel >> 24 == 0x80)
@@ -69,22 +69,24 @@ func render(_ count: TallyCount, _ settings: RenderSettings) throws -> Data {
     @Test func sameArgumentsSameBytes() throws {
         for format in [OutputFormat.png, .pdf] {
             let settings = RenderSettings(
-                format: format, appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 4)
-            #expect(try render(TallyCount(exactly: 9999)!, settings) == render(TallyCount(exactly: 9999)!, settings))
+                appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 4)
+            #expect(
+                try render(TallyCount(exactly: 9999)!, as: format, settings)
+                    == render(TallyCount(exactly: 9999)!, as: format, settings))
         }
     }
 
     /// SPEC §3: a PNG is on its theme's paper by default (#FAFAF7 light, #1C1C1F dark, pinned
     /// here), and transparent with `--background none`.
     @Test func aTransparentBackgroundStaysTransparent() throws {
-        let none = RenderSettings(format: .png, appearance: Appearance(background: .none))
-        let pixels = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, none))))
+        let none = RenderSettings(appearance: Appearance(background: .none))
+        let pixels = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, as: .png, none))))
         #expect(pixels.pixels[0] == 0)
         let paper = try #require(
-            PNGImage(png: Array(try render(TallyCount(exactly: 1)!, RenderSettings(format: .png)))))
+            PNGImage(png: Array(try render(TallyCount(exactly: 1)!, as: .png, RenderSettings()))))
         #expect(paper.pixels[0] == 0xFFFA_FAF7)
-        let dark = RenderSettings(format: .png, appearance: Appearance(theme: .dark, background: .paper))
-        let darkPaper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, dark))))
+        let dark = RenderSettings(appearance: Appearance(theme: .dark, background: .paper))
+        let darkPaper = try #require(PNGImage(png: Array(try render(TallyCount(exactly: 1)!, as: .png, dark))))
         #expect(darkPaper.pixels[0] == 0xFF1C_1C1F)
     }
 }

@@ -18,7 +18,7 @@ import TallyTestSupport
     func axisAlignedPensLandOnWholePixels(_ value: UInt64) throws {
         for size in [64.0, 160, 256, 700] {
             let (scene, viewport, _) = try Renderer.layout(
-                try count(value), RenderSettings(format: .png, side: .longer(size)))
+                try count(value), .png, RenderSettings(side: .longer(size)))
             let scale = viewport.pixelsPerUnit
             for mark in scene.marks where !mark.kind.isFilled && mark.kind != .caption {
                 let axisAligned = mark.segments.allSatisfy { $0.start.x == $0.end.x || $0.start.y == $0.end.y }
@@ -43,9 +43,9 @@ import TallyTestSupport
     /// line, the only ink is the boxes' sides: every pixel is empty or fully inked (no grey ghost
     /// columns), and all twenty sides are equally wide.
     @Test func boxSidesAreCrispAndEqual() throws {
-        let settings = RenderSettings(format: .png, side: .longer(256), appearance: Appearance(background: .none))
-        let layout = try Renderer.layout(try count(1_000), settings)
-        let image = try #require(PNGImage(png: try Renderer.render(layout, settings)))
+        let settings = RenderSettings(side: .longer(256), appearance: Appearance(background: .none))
+        let layout = try Renderer.layout(try count(1_000), .png, settings)
+        let image = try #require(PNGImage(png: try Renderer.render(layout, as: .png, settings)))
         let box = try #require(layout.scene.marks.first { $0.kind == .box })
         let line = try #require(layout.scene.marks.first { $0.kind == .line })
         let scale = layout.viewport.pixelsPerUnit
@@ -99,8 +99,8 @@ import TallyTestSupport
     /// `tally render 99999 --caption` writes "99,999" under the tally, in strokes: the same marks
     /// in the JSON scene, SVG paths of class caption, and ink in the PNG below the tally.
     @Test func theCaptionIsTheCountUnderTheTally() throws {
-        let settings = RenderSettings(format: .png, side: .longer(256), caption: true)
-        let layout = try Renderer.layout(try count(99_999), settings)
+        let settings = RenderSettings(side: .longer(256), caption: true)
+        let layout = try Renderer.layout(try count(99_999), .png, settings)
         let glyphs = layout.scene.marks.filter { $0.kind == .caption }
         #expect(glyphs.count == 6)  // 9 9 , 9 9 9
         let tally = try #require(TallyScene(count: try count(99_999)).inkBounds)
@@ -115,17 +115,17 @@ import TallyTestSupport
         // caption follows the marks, inside the margins.
         for (count, fit) in [(UInt64(12_345), Fit.frame), (10_400, .frame), (1_234_567, .content), (10_001, .content)] {
             let placed = try Renderer.layout(
-                try self.count(count), RenderSettings(format: .png, side: .longer(512), fit: fit))
+                try self.count(count), .png, RenderSettings(side: .longer(512), fit: fit))
             let off = try captionOffCentre(placed)
             #expect(off < 1, "\(count): \(off) px off")
         }
         // With --no-caption the image is shorter: the caption adds its own band.
         let plain = try Renderer.layout(
-            try count(99_999), RenderSettings(format: .png, side: .longer(256), caption: false))
+            try count(99_999), .png, RenderSettings(side: .longer(256), caption: false))
         #expect(plain.viewport.height < layout.viewport.height)
         #expect(!plain.scene.marks.contains { $0.kind == .caption })
         // The PNG has ink in the caption's band, and the SVG draws the same glyphs as paths.
-        let image = try #require(PNGImage(png: try Renderer.render(layout, settings)))
+        let image = try #require(PNGImage(png: try Renderer.render(layout, as: .png, settings)))
         let band =
             Int(
                 ((try #require(ys.min())) - layout.viewport.visible.minY) * layout.viewport.pixelsPerUnit)..<image
@@ -135,9 +135,8 @@ import TallyTestSupport
             sum + (0..<image.width).filter { image.pixels[y * image.width + $0] & 0xFF < 0xC0 }.count
         }
         #expect(inked > 100)
-        var svgSettings = settings
-        svgSettings.format = .svg
-        let svg = String(decoding: try Renderer.render(try count(99_999), svgSettings), as: UTF8.self)
+        let svgSettings = settings
+        let svg = String(decoding: try Renderer.render(try count(99_999), as: .svg, svgSettings), as: UTF8.self)
         #expect(svg.components(separatedBy: "class=\"caption\"").count - 1 == 6)
         #expect(svg.contains("<title id=\"tally-title\">99,999 tally marks</title>"))
     }

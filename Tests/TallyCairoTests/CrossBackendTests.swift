@@ -36,18 +36,15 @@ import TallyTestSupport
         ]
         for count in TallyCount.thresholds {
             for (name, base) in variants {
-                var svgSettings = base
-                svgSettings.format = .svg
-                var pngSettings = base
-                pngSettings.format = .png
+                let (svgSettings, pngSettings) = (base, base)
                 let svgPath = directory.appendingPathComponent("t.svg").path
                 let rsvgPath = directory.appendingPathComponent("rsvg.png").path
                 // The SVG as `tally render` writes it: laid out on its own, snapped at its size.
-                try Data(Renderer.render(count, svgSettings)).write(to: URL(fileURLWithPath: svgPath))
+                try Data(Renderer.render(count, as: .svg, svgSettings)).write(to: URL(fileURLWithPath: svgPath))
                 let converted = try runProgram(rsvg, [svgPath, "-o", rsvgPath])
                 #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
                 let theirs = try #require(PNGImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: rsvgPath)))))
-                let ours = try #require(PNGImage(png: Array(try render(count, pngSettings))))
+                let ours = try #require(PNGImage(png: Array(try render(count, as: .png, pngSettings))))
                 let difference = try #require(
                     ours.difference(from: theirs, channelThreshold: 48), "sizes differ for \(count) \(name)")
                 if ProcessInfo.processInfo.environment["TALLY_SHOW_METRICS"] != nil {

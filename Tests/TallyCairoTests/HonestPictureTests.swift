@@ -12,9 +12,7 @@ import TallyTestSupport
     private func count(_ value: UInt64) throws -> TallyCount { try #require(TallyCount(exactly: value)) }
 
     private func png(_ value: UInt64, _ settings: RenderSettings = RenderSettings()) throws -> PNGImage {
-        var settings = settings
-        settings.format = .png
-        return try #require(PNGImage(png: try Renderer.render(try count(value), settings)))
+        return try #require(PNGImage(png: try Renderer.render(try count(value), as: .png, settings)))
     }
 
     // MARK: Colour arithmetic (WCAG 2.2), written out here rather than read from the code.
@@ -92,7 +90,7 @@ import TallyTestSupport
             }
         }
         // A wash is a tint (SPEC §2: 0.06) whose edge carries the contrast: measured at its edge.
-        let washMarks = try Renderer.layout(10_001, RenderSettings(format: .png, side: .longer(64))).scene.marks
+        let washMarks = try Renderer.layout(10_001, .png, RenderSettings(side: .longer(64))).scene.marks
         #expect(try #require(washMarks.first { $0.kind == .edge }).opacity == Self.washOpacity)
         #expect(try #require(washMarks.first { $0.kind == .progress }).opacity == 0.06)
 
@@ -127,12 +125,12 @@ import TallyTestSupport
     func toneFollowsLevel(_ index: Int) throws {
         let palette = Self.palettes[index]
         let settings = RenderSettings(
-            format: .png, side: .longer(512), appearance: Appearance(theme: palette.theme, background: .paper))
+            side: .longer(512), appearance: Appearance(theme: palette.theme, background: .paper))
         func pixel(_ count: TallyCount, at point: (TallyScene, Viewport) throws -> Point) throws -> (
             Double, Double, Double
         ) {
-            let (scene, viewport, _) = try Renderer.layout(count, settings)
-            let image = try #require(PNGImage(png: try Renderer.render(count, settings)))
+            let (scene, viewport, _) = try Renderer.layout(count, .png, settings)
+            let image = try #require(PNGImage(png: try Renderer.render(count, as: .png, settings)))
             let at = try point(scene, viewport)
             let x = Int(((at.x - viewport.visible.minX) * viewport.pixelsPerUnit).rounded(.down))
             let y = Int(((at.y - viewport.visible.minY) * viewport.pixelsPerUnit).rounded(.down))
@@ -176,7 +174,7 @@ import TallyTestSupport
             ("progress", .edge, .c1, Self.washOpacity),
         ]
         let settings = RenderSettings(
-            format: .png, side: .longer(128), appearance: Appearance(theme: palette.theme, background: .paper))
+            side: .longer(128), appearance: Appearance(theme: palette.theme, background: .paper))
         for (name, kind, token, opacity) in cases {
             // One wide mark across a twenty-five-unit's cell: a solid middle, whatever the pen.
             let segments =
@@ -185,7 +183,7 @@ import TallyTestSupport
                 : [Segment(5, 15, 25, 15)]
             let mark = Mark(kind: kind, unit: 1, color: token, width: 8, segments: segments, opacity: opacity)
             let scene = TallyScene(count: 25, canvas: Canvas(level: .twentyFive), marks: [mark])
-            let image = try #require(PNGImage(png: try Renderer.render(scene: scene, settings)))
+            let image = try #require(PNGImage(png: try Renderer.render(scene: scene, as: .png, settings)))
             let middle = image.pixels[(image.height / 2) * image.width + image.width / 2]
             let ratio = Self.contrast(Self.rgb(pixel: middle), Self.rgb(palette.paper))
             #expect(

@@ -34,10 +34,11 @@ import TallyTestSupport
     /// with the premultiplied pixels Cairo drew, premultiplied again here.
     private func expectDecodesToWhatCairoDrew(_ count: TallyCount, _ settings: RenderSettings, _ name: String) throws {
         let python = try #require(Self.python, "python3 is missing")
-        let layout = try Renderer.layout(count, settings)
-        let options = CairoOptions(appearance: settings.appearance, title: "t", description: "d", documentDate: 0)
+        let layout = try Renderer.layout(count, .png, settings)
+        let options = CairoOptions(
+            appearance: settings.appearance(in: .png), title: "t", description: "d", documentDate: 0)
         let drawn = try CairoRenderer.drawnPixels(layout.scene, viewport: layout.viewport, options: options)
-        let png = try Renderer.render(layout, settings)
+        let png = try Renderer.render(layout, as: .png, settings)
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("t.png")
@@ -68,24 +69,24 @@ import TallyTestSupport
     @Test(.enabled(if: canRun(python), "needs python3"))
     func indexedAndRGBAOutputsDecodeToWhatCairoDrew() throws {
         let cases: [(String, UInt64, RenderSettings)] = [
-            ("9,999 light on paper, 256 px", 9_999, RenderSettings(format: .png)),
+            ("9,999 light on paper, 256 px", 9_999, RenderSettings()),
             (
                 "99 dark on paper, 1,024 px", 99,
                 RenderSettings(
-                    format: .png, side: .longer(1024), appearance: Appearance(theme: .dark, background: .paper))
+                    side: .longer(1024), appearance: Appearance(theme: .dark, background: .paper))
             ),
-            ("137 transparent", 137, RenderSettings(format: .png, appearance: Appearance(background: .none))),
+            ("137 transparent", 137, RenderSettings(appearance: Appearance(background: .none))),
             (
                 "Int64.max with its caption, 64 px", 9_223_372_036_854_775_807,
-                RenderSettings(format: .png, side: .longer(64))
+                RenderSettings(side: .longer(64))
             ),
-            ("1 at 16 px", 1, RenderSettings(format: .png, side: .longer(16))),
+            ("1 at 16 px", 1, RenderSettings(side: .longer(16))),
             (
                 "99 ink on a translucent colour", 99,
                 RenderSettings(
-                    format: .png, side: .longer(700),
+                    side: .longer(700),
                     appearance: Appearance(
-                        overrides: [.accent: RGBA(hex: 0x3366FF)], background: .color(RGBA(parsing: "#11223380")!)),
+                        overrides: [.accent: RGBA(hex: 0x3366FF)], background: .color(try RGBA(parsing: "#11223380"))),
                     style: .ink, seed: 3)
             ),
         ]
@@ -93,7 +94,7 @@ import TallyTestSupport
         for (name, value, settings) in cases {
             let count = try #require(TallyCount(exactly: value))
             try expectDecodesToWhatCairoDrew(count, settings, name)
-            types.insert(try kind(try Renderer.render(count, settings)).colour)
+            types.insert(try kind(try Renderer.render(count, as: .png, settings)).colour)
         }
         // Both colour types were exercised: indexed (3) and RGBA (6).
         #expect(types == [3, 6], "colour types \(types)")
@@ -102,14 +103,14 @@ import TallyTestSupport
     /// What tally writes: indexed with the fewest bits, tRNS only with transparency, RGBA only
     /// above 256 colours.
     @Test func theSmallestColourTypeThatHoldsThePicture() throws {
-        let paper = try kind(try Renderer.render(9_999, RenderSettings(format: .png)))
+        let paper = try kind(try Renderer.render(9_999, as: .png, RenderSettings()))
         #expect(paper.colour == 3 && !paper.transparency && paper.palette <= 256, "\(paper)")
         #expect(paper.depth == (paper.palette <= 2 ? 1 : paper.palette <= 4 ? 2 : paper.palette <= 16 ? 4 : 8))
         let clear = try kind(
-            try Renderer.render(137, RenderSettings(format: .png, appearance: Appearance(background: .none))))
+            try Renderer.render(137, as: .png, RenderSettings(appearance: Appearance(background: .none))))
         #expect(clear.colour == 3 && clear.transparency, "\(clear)")
         // An empty image on its paper: one colour, one bit.
-        let empty = try kind(try Renderer.render(0, RenderSettings(format: .png)))
+        let empty = try kind(try Renderer.render(0, as: .png, RenderSettings()))
         #expect(empty.colour == 3 && empty.depth == 1 && empty.palette == 1, "\(empty)")
     }
 
@@ -149,8 +150,8 @@ import TallyTestSupport
     /// The same pixels give the same bytes.
     @Test func bytesAreDeterministic() throws {
         let settings = RenderSettings(
-            format: .png, side: .longer(300), appearance: Appearance(background: .none), style: .ink, seed: 9)
-        #expect(try Renderer.render(1_234, settings) == Renderer.render(1_234, settings))
+            side: .longer(300), appearance: Appearance(background: .none), style: .ink, seed: 9)
+        #expect(try Renderer.render(1_234, as: .png, settings) == Renderer.render(1_234, as: .png, settings))
     }
 }
 #endif

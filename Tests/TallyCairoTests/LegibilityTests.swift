@@ -18,9 +18,7 @@ import TallyTestSupport
     static let visibleChannelDifference = 48
 
     private func png(_ count: UInt64, _ settings: RenderSettings) throws -> PNGImage {
-        var settings = settings
-        settings.format = .png
-        let bytes = try Renderer.render(try #require(TallyCount(exactly: count)), settings)
+        let bytes = try Renderer.render(try #require(TallyCount(exactly: count)), as: .png, settings)
         return try #require(PNGImage(png: bytes))
     }
 
@@ -83,7 +81,7 @@ import TallyTestSupport
     /// partial unit (two gates and two strokes), filling the image.
     @Test func oneHundredThirtySevenShowsEveryMarkOfItsPartialUnit() throws {
         let (scene, viewport, _) = try Renderer.layout(
-            try #require(TallyCount(exactly: 137)), RenderSettings(format: .png))
+            try #require(TallyCount(exactly: 137)), .png, RenderSettings())
         let kinds = scene.marks.map { "\($0.kind)(\($0.unit))" }
         #expect(kinds.filter { $0 == "box(100)" }.count == 1)
         #expect(kinds.filter { $0 == "cross(100)" }.count == 1)

@@ -19,8 +19,8 @@ import TallyTestSupport
         var label = ""
         for value in scalars { label.unicodeScalars.append(try #require(Unicode.Scalar(value))) }
         for format in [OutputFormat.pdf, .png] {
-            let settings = RenderSettings(format: format, label: label)
-            let bytes = try Renderer.render(try #require(TallyCount(exactly: 5)), settings)
+            let settings = RenderSettings(label: label)
+            let bytes = try Renderer.render(try #require(TallyCount(exactly: 5)), as: format, settings)
             #expect(!bytes.isEmpty, "\(format)")
             if format == .png {
                 // No C0 (but tab and newline) or C1 control byte in the text chunks' text.

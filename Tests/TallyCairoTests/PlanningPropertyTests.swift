@@ -29,7 +29,7 @@ import TallyTestSupport
     private func layout(_ count: UInt64, _ settings: RenderSettings) throws -> (
         scene: TallyScene, viewport: Viewport, clean: TallyScene
     ) {
-        try Renderer.layout(try #require(TallyCount(exactly: count)), settings)
+        try Renderer.layout(try #require(TallyCount(exactly: count)), .svg, settings)
     }
 
     /// SPEC §2: no pen is thinner than 1 output pixel, in either style.

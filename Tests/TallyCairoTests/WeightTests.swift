@@ -19,9 +19,9 @@ import TallyStyle
         init(_ count: UInt64, of goal: UInt64? = nil, size: Double) throws {
             let count = try #require(TallyCount(exactly: count))
             let settings = RenderSettings(
-                format: .png, side: .longer(size), goal: try goal.map { try #require(TallyCount(exactly: $0)) })
-            (scene, viewport, _) = try Renderer.layout(count, settings)
-            image = try #require(PNGImage(png: try Renderer.render(count, settings)))
+                side: .longer(size), goal: try goal.map { try #require(TallyCount(exactly: $0)) })
+            (scene, viewport, _) = try Renderer.layout(count, .png, settings)
+            image = try #require(PNGImage(png: try Renderer.render(count, as: .png, settings)))
         }
 
         /// The layout rectangle of some segments, in pixels, grown by `margin` pixels each way.

@@ -36,7 +36,7 @@ import Testing
             try TallyProcess.run(["render", "9,223,372,036,854,775,808"]), status: 64, mentioning: "too large")
     }
 
-    /// Grouping round-trips for any count: what `Words.grouped` writes, `TallyCount.parse` reads.
+    /// Grouping round-trips for any count: what `Words.grouped` writes, `TallyCount(parsing:)` reads.
     @Test func groupingRoundTrips() throws {
         var generator = SeededGenerator(state: 0x6_2011_9ED)
         for _ in 0..<2_000 {
@@ -44,8 +44,8 @@ import Testing
                 UInt64.random(in: 0...UInt64(Int64.max), using: &generator)
                 >> UInt64.random(in: 0...62, using: &generator)
             let grouped = Words.grouped(value)
-            #expect(try TallyCount.parse(grouped).get().value == value)
-            #expect(try TallyCount.parse(grouped.replacingOccurrences(of: ",", with: "_")).get().value == value)
+            #expect(try TallyCount(parsing: grouped).value == value)
+            #expect(try TallyCount(parsing: grouped.replacingOccurrences(of: ",", with: "_")).value == value)
         }
     }
 

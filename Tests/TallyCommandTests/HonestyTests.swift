@@ -13,8 +13,8 @@ import Testing
     /// cases are the same each run.
     /// The JSON scene of a count at a size, as `tally render N -f json --size S` writes it.
     private func jsonScene(_ count: UInt64, size: Double) throws -> [String: Any] {
-        let settings = RenderSettings(format: .json, side: .longer(size))
-        let bytes = try Renderer.render(try #require(TallyCount(exactly: count)), settings)
+        let settings = RenderSettings(side: .longer(size))
+        let bytes = try Renderer.render(try #require(TallyCount(exactly: count)), as: .json, settings)
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
@@ -87,12 +87,12 @@ import Testing
     func captionsFromTenThousand(_ count: UInt64, _ captioned: Bool) throws {
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 256] {
-            let drawn = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size))).scene
+            let drawn = try Renderer.layout(value, .png, RenderSettings(side: .longer(size))).scene
             #expect(drawn.marks.contains { $0.kind == .caption } == captioned, "\(count) at \(size) px")
-            let off = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: false))
+            let off = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), caption: false))
                 .scene
             #expect(!off.marks.contains { $0.kind == .caption })
-            let on = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size), caption: true)).scene
+            let on = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), caption: true)).scene
             #expect(on.marks.contains { $0.kind == .caption })
         }
     }
@@ -103,7 +103,7 @@ import Testing
     func captionsStayLegible(_ count: UInt64) throws {
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 96, 128, 256, 1024] {
-            let (scene, viewport, _) = try Renderer.layout(value, RenderSettings(format: .png, side: .longer(size)))
+            let (scene, viewport, _) = try Renderer.layout(value, .png, RenderSettings(side: .longer(size)))
             let glyphs = scene.marks.filter { $0.kind == .caption }
             try #require(!glyphs.isEmpty, "\(count) at \(size) px has no caption")
             let ys = glyphs.flatMap { $0.segments.flatMap { [$0.start.y, $0.end.y] } }
@@ -127,8 +127,8 @@ import Testing
         }
         // Int64.max at 64 px cannot show 25 glyphs 7 px tall: its short form has 9 (9.22×10¹⁸).
         let narrow = try Renderer.layout(
-            try #require(TallyCount(exactly: 9_223_372_036_854_775_807)),
-            RenderSettings(format: .png, side: .longer(64))
+            try #require(TallyCount(exactly: 9_223_372_036_854_775_807)), .png,
+            RenderSettings(side: .longer(64))
         ).scene
         #expect(narrow.marks.filter { $0.kind == .caption }.count == 9)
     }
@@ -189,16 +189,15 @@ import Testing
     /// "Readable on light and dark pages by default": a default SVG follows the viewer's colour
     /// scheme on a transparent background; PNG and PDF are drawn on their paper.
     @Test func defaultsReadOnEitherPage() throws {
-        let svg = String(decoding: try Renderer.render(137, RenderSettings(format: .svg)), as: UTF8.self)
+        let svg = String(decoding: try Renderer.render(137, as: .svg, RenderSettings()), as: UTF8.self)
         #expect(svg.contains("prefers-color-scheme"))
         #expect(!svg.contains("#FAFAF7") && !svg.lowercased().contains("#fafaf7"), "a default SVG has no paper")
-        #expect(RenderSettings(format: .png).appearance == Appearance(theme: .light, background: .paper))
-        #expect(RenderSettings(format: .pdf).appearance == Appearance(theme: .light, background: .paper))
-        #expect(RenderSettings(format: .svg).appearance == Appearance(theme: .auto, background: .none))
-        // The default follows the format when it changes after the settings are made.
-        var settings = RenderSettings()
-        settings.format = .png
-        #expect(settings.appearance.background == .paper)
+        #expect(Appearance.default(for: .png) == Appearance(theme: .light, background: .paper))
+        #expect(Appearance.default(for: .pdf) == Appearance(theme: .light, background: .paper))
+        #expect(Appearance.default(for: .svg) == Appearance(theme: .auto, background: .none))
+        // Settings that choose no appearance draw each format in its default.
+        #expect(RenderSettings().appearance == nil)
+        #expect(RenderSettings().appearance(in: .png) == Appearance(theme: .light, background: .paper))
     }
 
     /// `--theme auto` cannot switch in a PNG or PDF: it draws light, and says so in one line on
@@ -241,7 +240,7 @@ import Testing
         for size in [64.0, 128, 256, 1024] {
             for format in [OutputFormat.png, .svg] {
                 let (scene, viewport, _) = try Renderer.layout(
-                    value, RenderSettings(format: format, side: .longer(size)))
+                    value, format, RenderSettings(side: .longer(size)))
                 let scale = viewport.pixelsPerUnit
                 let boxes = scene.marks.filter { $0.kind == .box }
                 // Boxes of one unit on one line, by their left edges in pixels.
@@ -266,13 +265,13 @@ import Testing
 
     /// A cross or diagonal inside a box under about 8 px is left out, not smeared; above it, kept.
     @Test func capsInTinyBoxesAreDropped() throws {
-        let small = try Renderer.layout(999, RenderSettings(format: .png, side: .longer(64)))
+        let small = try Renderer.layout(999, .png, RenderSettings(side: .longer(64)))
         #expect(small.scene.marks.filter { $0.kind == .box }.count == 9)
         #expect(!small.scene.marks.contains { $0.kind == .cross })
-        let large = try Renderer.layout(999, RenderSettings(format: .png, side: .longer(512)))
+        let large = try Renderer.layout(999, .png, RenderSettings(side: .longer(512)))
         #expect(large.scene.marks.filter { $0.kind == .cross && $0.unit == 100 }.count == 9)
         // The frame's own cap is always drawn: 100 at any size is its box and its cross.
-        let hundred = try Renderer.layout(100, RenderSettings(format: .png, side: .longer(16)))
+        let hundred = try Renderer.layout(100, .png, RenderSettings(side: .longer(16)))
         #expect(hundred.scene.marks.map(\.kind) == [.box, .cross])
     }
 }

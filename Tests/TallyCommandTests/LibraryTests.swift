@@ -39,12 +39,14 @@ import Testing
         #expect(plusOne.contains("class=\"slash a\"") && plusOne.contains("class=\"cross a\""))
         #expect(!plusOne.contains("class=\"stroke a\""))
         #expect(!(try TallyMarks.svg(25)).contains("animation-delay"))
-        #expect(throws: RenderError.animateFromBeyondCount(26, 25)) { try TallyMarks.svg(25, animation: .since(26)) }
+        #expect(throws: RenderError.animationSinceBeyondCount(since: 26, count: 25)) {
+            try TallyMarks.svg(25, animation: .since(26))
+        }
     }
 
     /// An SVG's animated marks are a value: positions past the scene's end are ignored, never a trap.
     @Test func animatedMarksAreAValue() throws {
-        let layout = try Renderer.layout(25, RenderSettings())
+        let layout = try Renderer.layout(25, .svg, RenderSettings())
         for animated: AnimatedMarks in [.none, .all, .only([]), .only([0, 3, layout.scene.marks.count + 5])] {
             let svg = String(
                 decoding: SVGRenderer.render(
@@ -73,7 +75,7 @@ import Testing
             ),
             (RenderError.countBeyondFrame(1_234, .thousandRow), "count 1,234 does not fit in a thousand-row of 1,000"),
             (
-                RenderError.animateFromBeyondCount(30, 25),
+                RenderError.animationSinceBeyondCount(since: 30, count: 25),
                 "animation from 30 is past the count 25; it must be from 0 to the count"
             ),
             (RenderError.animationNeedsSVG(.png), "animation is for SVG output; the format is png"),
@@ -85,12 +87,12 @@ import Testing
                 RenderError.formatUnavailable(.pdf),
                 "format 'pdf' is not available in this build of tally, made without its Cairo trait; svg and json are"
             ),
-            (RenderError.backend("cairo: out of memory"), "cairo: out of memory"),
+            (RenderError.backend(BackendFailure(format: .png, reason: "cairo: out of memory")), "cairo: out of memory"),
         ]
         for (error, words) in cases { #expect(error.description == words) }
         // What the library throws is what it describes.
         do {
-            _ = try Renderer.render(25, RenderSettings(format: .svg, side: .longer(20_000)))
+            _ = try Renderer.render(25, as: .svg, RenderSettings(side: .longer(20_000)))
             Issue.record("a 20,000 px side was drawn")
         } catch {
             #expect(error.description.hasPrefix("a side of 20,000 px is too large"))

@@ -129,8 +129,8 @@ import Testing
         guard format != .png || cairoIsBuiltIn else { return }
         let plainValues: [RenderOption: String] =
             values[.animateFrom] != nil ? [.animate: "true"] : values[.frame] != nil ? [.frame: "1000"] : [:]
-        let plainBytes = try Renderer.render(count, try RenderOptions(plainValues).settings(format: format))
-        let givenBytes = try Renderer.render(count, try RenderOptions(values).settings(format: format))
+        let plainBytes = try Renderer.render(count, as: format, try RenderOptions(plainValues).settings(format: format))
+        let givenBytes = try Renderer.render(count, as: format, try RenderOptions(values).settings(format: format))
         #expect(plainBytes == givenBytes, "\(values)")
     }
 }

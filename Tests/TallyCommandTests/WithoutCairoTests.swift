@@ -10,13 +10,13 @@ import Testing
 @Suite(.enabled(if: !cairoIsBuiltIn, "tries a build without the Cairo trait (make test-without-cairo)"))
 struct WithoutCairoTests {
     @Test func theLibraryDrawsSVGAndJSONAndRefusesTheRest() throws {
-        let svg = try Renderer.render(137, RenderSettings(format: .svg))
+        let svg = try Renderer.render(137, as: .svg, RenderSettings())
         #expect(String(decoding: svg, as: UTF8.self).hasPrefix("<svg"))
-        let json = try Renderer.render(137, RenderSettings(format: .json))
+        let json = try Renderer.render(137, as: .json, RenderSettings())
         #expect(String(decoding: json, as: UTF8.self).hasPrefix("{"))
         for format: OutputFormat in [.png, .pdf] {
             #expect(throws: RenderError.formatUnavailable(format)) {
-                try Renderer.render(137, RenderSettings(format: format))
+                try Renderer.render(137, as: format, RenderSettings())
             }
         }
     }

@@ -65,15 +65,16 @@ import Testing
     }
 
     @Test func parsing() throws {
-        #expect(try TallyCount.parse("0").get() == .zero)
-        #expect(try TallyCount.parse("9223372036854775807").get() == .maximum)
-        #expect(TallyCount.parse("9223372036854775808") == .failure(.tooLarge))
-        #expect(TallyCount.parse("99999999999999999999999") == .failure(.tooLarge))
-        #expect(TallyCount.parse("-1") == .failure(.negative))
-        #expect(TallyCount.parse("1.5") == .failure(.notANumber))
-        #expect(TallyCount.parse("1e3") == .failure(.notANumber))
-        #expect(TallyCount.parse("") == .failure(.empty))
-        #expect(TallyCount.parse("١٢") == .failure(.notANumber))  // Arabic-Indic digits are not read
+        #expect(try TallyCount(parsing: "0") == .zero)
+        #expect(try TallyCount(parsing: "9223372036854775807") == .maximum)
+        #expect(throws: TallyCount.ParseError.tooLarge) { try TallyCount(parsing: "9223372036854775808") }
+        #expect(throws: TallyCount.ParseError.tooLarge) { try TallyCount(parsing: "99999999999999999999999") }
+        #expect(throws: TallyCount.ParseError.negative) { try TallyCount(parsing: "-1") }
+        #expect(throws: TallyCount.ParseError.notANumber) { try TallyCount(parsing: "1.5") }
+        #expect(throws: TallyCount.ParseError.notANumber) { try TallyCount(parsing: "1e3") }
+        #expect(throws: TallyCount.ParseError.empty) { try TallyCount(parsing: "") }
+        // Arabic-Indic digits are not read.
+        #expect(throws: TallyCount.ParseError.notANumber) { try TallyCount(parsing: "١٢") }
         #expect(TallyCount(Int64(-1)) == nil)
     }
 }

@@ -87,7 +87,7 @@ import Testing
             """
         let title = try #require(try chromiumTitle(page, dark: false))
         // 1,234 shows two rows of its block: a wide image, as its viewport says.
-        let (_, viewport, _) = try Renderer.layout(TallyCount(exactly: 1234)!, RenderSettings())
+        let (_, viewport, _) = try Renderer.layout(TallyCount(exactly: 1234)!, .svg, RenderSettings())
         #expect(title == "loaded \(Int(viewport.width))x\(Int(viewport.height))" && viewport.height < 128)
     }
 

@@ -8,7 +8,7 @@ import Testing
 @testable import TallySVG
 
 func render(_ count: UInt64, _ settings: RenderSettings = RenderSettings()) throws -> Data {
-    Data(try Renderer.render(TallyCount(exactly: count)!, settings))
+    Data(try Renderer.render(TallyCount(exactly: count)!, as: .svg, settings))
 }
 
 func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLElement {
@@ -28,7 +28,7 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     private func checkStructure(_ count: UInt64, _ settings: RenderSettings) throws {
         let data = try render(count, settings)
         let root = try parsed(data)
-        let (scene, viewport, _) = try Renderer.layout(TallyCount(exactly: count)!, settings)
+        let (scene, viewport, _) = try Renderer.layout(TallyCount(exactly: count)!, .svg, settings)
         #expect(root.name == "svg")
         #expect(root.attributes["xmlns"] == "http://www.w3.org/2000/svg")
         #expect(root.attributes["role"] == "img")
@@ -96,8 +96,8 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     @Test func colourOverridesAreNormalised() throws {
         let settings = RenderSettings(
             appearance: Appearance(
-                overrides: [.c1: RGBA(parsing: "RebeccaPurple")!, .accent: RGBA(parsing: "#abc")!],
-                background: Background(parsing: "#11223380")!))
+                overrides: [.c1: try RGBA(parsing: "RebeccaPurple"), .accent: try RGBA(parsing: "#abc")],
+                background: try Background(parsing: "#11223380")))
         let text = String(decoding: try render(7, settings), as: UTF8.self)
         #expect(text.contains("stroke:#663399"))
         #expect(text.contains("stroke:#aabbcc"))

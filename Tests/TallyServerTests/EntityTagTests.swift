@@ -76,7 +76,7 @@ import Testing
         func bytes(_ request: Request) -> [UInt8]? {
             if let known = drawn[request] { return known }
             let count = TallyCount(exactly: request.count)!
-            let result = Self.settings(request).flatMap { try? Renderer.render(count, $0) }
+            let result = Self.settings(request).flatMap { try? Renderer.render(count, as: request.format, $0) }
             drawn[request] = result
             return result
         }
@@ -92,15 +92,15 @@ import Testing
                 (URLText.entityTag(of: first) == URLText.entityTag(of: second)) == sameBytes,
                 "\(a.count).\(a.format) \(a.given) against \(b.given)")
             let count = try #require(TallyCount(exactly: a.count))
-            let keyA = ImageRequest.render(count, try #require(Self.settings(a)))
-            let keyB = ImageRequest.render(count, try #require(Self.settings(b)))
+            let keyA = ImageRequest.render(count, a.format, try #require(Self.settings(a)))
+            let keyB = ImageRequest.render(count, b.format, try #require(Self.settings(b)))
             if keyA == keyB { #expect(sameBytes, "one cache entry for two images: \(a.given) against \(b.given)") }
             // The same pair under a key that leaves out one option: where that key is equal and
             // the bytes are not, leaving the option out would have been caught.
             for option in RenderOption.all where !sameBytes && !witnessed.contains(option) {
                 guard let forgotA = Self.settings(a, without: option), let forgotB = Self.settings(b, without: option)
                 else { continue }
-                if ImageRequest.render(count, forgotA) == ImageRequest.render(count, forgotB) {
+                if ImageRequest.render(count, a.format, forgotA) == ImageRequest.render(count, b.format, forgotB) {
                     witnessed.insert(option)
                 }
             }

@@ -6,11 +6,11 @@ import Tally
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-    if let color = RGBA(parsing: text) {
+    if let color = try? RGBA(parsing: text) {
         precondition(color.css.allSatisfy { $0.isASCII && ($0.isHexDigit || $0 == "#" || $0.isLetter) })
-        if !color.isClear { precondition(RGBA(parsing: color.css) == color) }
+        if !color.isClear { precondition((try? RGBA(parsing: color.css)) == color) }
     }
-    _ = Background(parsing: text)
+    _ = try? Background(parsing: text)
     return 0
 }
 

@@ -6,11 +6,11 @@ import Tally
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-    if case .success(let count) = TallyCount.parse(text) {
+    if let count = try? TallyCount(parsing: text) {
         precondition(count.value <= UInt64(Int64.max))
-        precondition(TallyCount.parse(String(count.value)) == .success(count))
+        precondition((try? TallyCount(parsing: String(count.value))) == count)
     }
-    if let level = UnitLevel(frameName: text) { precondition(level >= .smallestFrame) }
+    if let level = try? UnitLevel(parsing: text) { precondition(level >= .smallestFrame) }
     return 0
 }
 

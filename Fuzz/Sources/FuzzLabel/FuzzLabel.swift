@@ -9,8 +9,8 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let label = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
     let count = TallyCount(exactly: UInt64(size % 300))!
     for format in [OutputFormat.svg, .png, .pdf] {
-        let settings = RenderSettings(format: format, side: .longer(24), label: label)
-        guard let bytes = try? Renderer.render(count, settings) else {
+        let settings = RenderSettings(side: .longer(24), label: label)
+        guard let bytes = try? Renderer.render(count, as: format, settings) else {
             preconditionFailure("\(format) refused a label")
         }
         if format == .svg {

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import Tally
+@_spi(Fuzzing) import TallyRender
 
 /// TallyScene building and SVG for arbitrary counts and sizes: never a crash, pens at least a pixel,
 /// and every SVG number below 10⁶ (SPEC §2 and §5).
@@ -14,15 +15,16 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let side = 1 + Double(UInt16(bytes[8]) << 8 | UInt16(bytes[9])) / 16  // 1 … 4,097 px
     let options = bytes[10]
     let settings = RenderSettings(
-        format: .svg, side: options & 1 == 0 ? .longer(side) : .width(side),
+        side: options & 1 == 0 ? .longer(side) : .width(side),
         style: options & 2 == 0 ? .clean : .ink, seed: UInt64(options),
         fit: options & 4 == 0 ? .content : .frame,
         detail: options & 8 == 0 ? nil : .full)
-    guard let (scene, viewport, _) = try? Renderer.layout(count, settings) else { return 0 }  // a size over the limits
+    // A size over the limits is refused, not a finding.
+    guard let (scene, viewport) = try? Renderer.fuzzLayout(count, .svg, settings) else { return 0 }
     for mark in scene.marks where !mark.kind.isFilled {
         precondition(mark.width * viewport.pixelsPerUnit >= 0.999_999, "a pen under a pixel")
     }
-    let svg = String(decoding: try! Renderer.render(count, settings), as: UTF8.self)
+    let svg = String(decoding: try! Renderer.render(count, as: .svg, settings), as: UTF8.self)
         .replacingOccurrences(of: "data-count=\"\(count.value)\"", with: "")
     var number = ""
     for character in svg + " " {
