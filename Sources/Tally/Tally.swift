@@ -180,10 +180,9 @@ public enum TallyMarks {
         _ format: OutputFormat, _ goal: TallyCount?, _ size: Double, _ scale: Double, _ theme: Theme?,
         _ background: Background?, _ style: RenderSettings.Style, _ seed: UInt64, _ caption: Bool?, _ label: String?
     ) -> RenderSettings {
-        let defaults = Appearance.default(for: format)
-        return RenderSettings(
+        RenderSettings(
             side: .longer(size), scale: scale,
-            appearance: Appearance(theme: theme ?? defaults.theme, background: background ?? defaults.background),
+            appearance: Appearance.default(for: format, theme: theme, background: background),
             style: style, seed: seed, label: label, caption: caption, goal: goal)
     }
 }

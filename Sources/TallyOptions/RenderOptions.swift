@@ -137,10 +137,8 @@ package struct RenderOptions: Sendable {
     ///   of seconds.
     package func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
         var settings = draft.settings
-        let defaults = Appearance.default(for: format)
-        settings.appearance = Appearance(
-            theme: draft.theme ?? defaults.theme, overrides: draft.overrides,
-            background: draft.background ?? defaults.background)
+        settings.appearance = Appearance.default(
+            for: format, theme: draft.theme, overrides: draft.overrides, background: draft.background)
         settings.documentDate = try Self.documentDate()
         return settings
     }

@@ -172,11 +172,11 @@ package enum Gallery {
     }
 
     private static func tileSVG(_ tile: Tile, _ index: Int, _ settings: RenderSettings, nested: Bool) -> [UInt8] {
-        SVGRenderer.render(
+        let appearance = settings.appearance(in: .svg)
+        return SVGRenderer.render(
             tile.scene, viewport: tile.viewport,
             options: SVGOptions(
-                appearance: Appearance(
-                    theme: settings.appearance(in: .svg).theme, overrides: settings.appearance(in: .svg).overrides),
+                appearance: Appearance(theme: appearance.theme, overrides: appearance.overrides),
                 id: "tally-\(index + 1)", position: nested ? (tile.origin.x, tile.origin.y) : nil))
     }
 

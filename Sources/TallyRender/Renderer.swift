@@ -127,6 +127,16 @@ extension Appearance {
         case .json: Appearance()
         }
     }
+
+    /// The format's default look with the parts that were chosen in its place: what the options
+    /// model and `TallyMarks`' functions draw with.
+    package static func `default`(
+        for format: OutputFormat, theme: Theme?, overrides: [ColorToken: RGBA] = [:], background: Background?
+    ) -> Appearance {
+        let defaults = Appearance.default(for: format)
+        return Appearance(
+            theme: theme ?? defaults.theme, overrides: overrides, background: background ?? defaults.background)
+    }
 }
 
 /// Which marks of an SVG draw in (SPEC §4).
