@@ -203,10 +203,10 @@ install: release man completions
 	install -m 0644 share/completions/tally.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tally.fish
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/tally, tally-server (tally serve), the man page and completions"
 
-# A release tally and tally-server (static Swift runtime on Linux: a third less start-up).
+# A release tally and tally-server, linked for a fast start (scripts/build-release says how).
 release: deps
-	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally
-	$(SWIFT) build -c release $(if $(filter Linux,$(shell uname)),--static-swift-stdlib) --product tally-server
+	SWIFT=$(SWIFT) scripts/build-release tally
+	SWIFT=$(SWIFT) scripts/build-release tally-server
 
 # Every build folder: the package's (with and without Cairo, the sanitizers'), the examples'
 # and the fuzz targets'.

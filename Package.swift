@@ -86,12 +86,10 @@ let package = Package(
         .target(name: "TallyEncoding", dependencies: ["TallyGeometry"]),
         .target(name: "TallyStyle", dependencies: ["TallyGeometry"]),
         .target(name: "TallySVG", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle"]),
-        // Cairo from the system: `make` installs libcairo2-dev (apt) or cairo (brew) when missing.
-        .systemLibrary(
-            name: "CCairo",
-            pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
-        ),
+        // Cairo's headers from the system (`make` installs libcairo2-dev or brew's cairo when
+        // missing). Not linked: TallyCairo loads libcairo on the first PNG or PDF, so every
+        // other command starts without mapping Cairo's libraries (CairoLibrary.swift).
+        .systemLibrary(name: "CCairo"),
         // zlib deflates our PNGs (it comes with Cairo's headers: libcairo2-dev needs zlib1g-dev).
         .systemLibrary(
             name: "CZlib",

@@ -74,16 +74,32 @@ package struct CairoSheet: Sendable {
     }
 }
 
-/// A Cairo status other than success, in Cairo's own words.
+/// A Cairo status other than success, in Cairo's own words, or a machine without libcairo.
 package struct CairoError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, in Cairo's words.
+    /// What went wrong, in Cairo's words, or the loader's and the package to install.
     package let description: String
+    /// The library could not be loaded (`CairoLibrary`): nothing was drawn, and installing the
+    /// package named in the description is the remedy.
+    package let isLibraryMissing: Bool
 
-    init(_ status: cairo_status_t, _ doing: String) {
-        description = "cairo could not \(doing): \(String(cString: cairo_status_to_string(status)))"
+    init(_ status: cairo_status_t, _ doing: String, _ cairo: CairoLibrary) {
+        let words = cairo.statusToString(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
+        self.init("cairo could not \(doing): \(words)")
     }
 
-    init(_ message: String) { description = message }
+    init(_ message: String) {
+        description = message
+        isLibraryMissing = false
+    }
+
+    private init(missing reason: String) {
+        description = "\(reason); install \(CairoLibrary.packageName)"
+        isLibraryMissing = true
+    }
+
+    /// libcairo could not be loaded: the loader's reason ("libcairo.so.2: cannot open shared
+    /// object file: …"), with the package to install.
+    static func libraryMissing(_ reason: String) -> CairoError { CairoError(missing: reason) }
 }
 
 /// PNG and PDF through Cairo. It draws the scene it is given, mapped by the viewport, and adds
@@ -135,142 +151,150 @@ package enum CairoRenderer {
         _ sheet: CairoSheet, options: CairoOptions,
         _ use: (Int, Int, Int, UnsafePointer<UInt32>) throws(CairoError) -> Result
     ) throws(CairoError) -> Result {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
-        defer { cairo_surface_destroy(surface) }
-        try check(cairo_surface_status(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image")
-        try draw(sheet, appearance: options.appearance, on: surface)
-        guard let data = cairo_image_surface_get_data(surface) else { throw CairoError("cairo gave no image data") }
-        let stride = Int(cairo_image_surface_get_stride(surface)) / 4
+        let cairo = try CairoLibrary.loaded()
+        let surface = cairo.imageSurfaceCreate(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
+        defer { cairo.surfaceDestroy(surface) }
+        try check(cairo.surfaceStatus(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image", cairo)
+        try draw(sheet, appearance: options.appearance, on: surface, cairo)
+        guard let data = cairo.imageSurfaceGetData(surface) else { throw CairoError("cairo gave no image data") }
+        let stride = Int(cairo.imageSurfaceGetStride(surface)) / 4
         return try use(
             Int(sheet.width), Int(sheet.height), stride, UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self))
     }
 
     /// A sheet of tallies and labels as one PDF page.
     package static func pdf(_ sheet: CairoSheet, options: CairoOptions) throws(CairoError) -> [UInt8] {
+        let cairo = try CairoLibrary.loaded()
         let sink = ByteSink()
-        let surface = cairo_pdf_surface_create_for_stream(
+        let surface = cairo.pdfSurfaceCreateForStream(
             ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(),
             sheet.width, sheet.height)
         // Cairo may still write into `sink` when the surface is destroyed (on an early throw, it
         // finishes the page then): `sink` lives until after that.
-        defer { withExtendedLifetime(sink) { cairo_surface_destroy(surface) } }
-        try check(cairo_surface_status(surface), "create a PDF page")
+        defer { withExtendedLifetime(sink) { cairo.surfaceDestroy(surface) } }
+        try check(cairo.surfaceStatus(surface), "create a PDF page", cairo)
         let date = PDFDate.iso8601(options.documentDate)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, options.description)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "tally")
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
-        try draw(sheet, appearance: options.appearance, on: surface)
-        cairo_surface_finish(surface)
-        try check(cairo_surface_status(surface), "write the PDF")
+        cairo.pdfSurfaceSetMetadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
+        cairo.pdfSurfaceSetMetadata(surface, CAIRO_PDF_METADATA_SUBJECT, options.description)
+        cairo.pdfSurfaceSetMetadata(surface, CAIRO_PDF_METADATA_CREATOR, "tally")
+        cairo.pdfSurfaceSetMetadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo.pdfSurfaceSetMetadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        try draw(sheet, appearance: options.appearance, on: surface, cairo)
+        cairo.surfaceFinish(surface)
+        try check(cairo.surfaceStatus(surface), "write the PDF", cairo)
         return sink.bytes
     }
 
     /// The sheet on a surface: the background, each tally's marks in count order with round
     /// caps, then the labels.
-    static func draw(_ sheet: CairoSheet, appearance: Appearance, on surface: OpaquePointer?) throws(CairoError) {
-        let context = cairo_create(surface)
-        defer { cairo_destroy(context) }
-        try check(cairo_status(context), "start drawing")
+    static func draw(
+        _ sheet: CairoSheet, appearance: Appearance, on surface: OpaquePointer?, _ cairo: CairoLibrary
+    ) throws(CairoError) {
+        let context = cairo.create(surface)
+        defer { cairo.destroy(context) }
+        try check(cairo.status(context), "start drawing", cairo)
         // Backends without media queries draw `auto` in the light palette.
         let dark = appearance.theme == .dark
         let palette = appearance.palette(dark: dark)
         if let background = appearance.backgroundColor(dark: dark), !background.isClear {
-            setColor(context, background)
-            cairo_paint(context)
+            setColor(context, background, cairo)
+            cairo.paint(context)
         }
-        if let badge = sheet.badge { drawBadge(badge, scale: sheet.scale, appearance: appearance, context: context) }
-        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
-        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        if let badge = sheet.badge {
+            drawBadge(badge, scale: sheet.scale, appearance: appearance, context: context, cairo)
+        }
+        cairo.setLineCap(context, CAIRO_LINE_CAP_ROUND)
+        cairo.setLineJoin(context, CAIRO_LINE_JOIN_ROUND)
         for item in sheet.items {
-            cairo_save(context)
-            cairo_translate(context, item.origin.x, item.origin.y)
-            cairo_scale(context, item.viewport.pixelsPerUnit, item.viewport.pixelsPerUnit)
-            cairo_translate(context, -item.viewport.visible.minX, -item.viewport.visible.minY)
-            drawMarks(item.scene.marks, palette: palette, context: context)
-            cairo_restore(context)
+            cairo.save(context)
+            cairo.translate(context, item.origin.x, item.origin.y)
+            cairo.scale(context, item.viewport.pixelsPerUnit, item.viewport.pixelsPerUnit)
+            cairo.translate(context, -item.viewport.visible.minX, -item.viewport.visible.minY)
+            drawMarks(item.scene.marks, palette: palette, context: context, cairo)
+            cairo.restore(context)
         }
-        drawMarks(sheet.labels, palette: palette, context: context)
-        try check(cairo_status(context), "draw the marks")
-        cairo_surface_flush(surface)
+        drawMarks(sheet.labels, palette: palette, context: context, cairo)
+        try check(cairo.status(context), "draw the marks", cairo)
+        cairo.surfaceFlush(surface)
     }
 
     /// A badge: its plates and text filled (nonzero), then its strip's marks with butt caps and
     /// mitred joins, as the SVG draws them.
-    private static func drawBadge(_ badge: Badge, scale: Double, appearance: Appearance, context: OpaquePointer?) {
+    private static func drawBadge(
+        _ badge: Badge, scale: Double, appearance: Appearance, context: OpaquePointer?, _ cairo: CairoLibrary
+    ) {
         let dark = appearance.theme == .dark
-        cairo_save(context)
-        cairo_scale(context, scale, scale)
+        cairo.save(context)
+        cairo.scale(context, scale, scale)
         for shape in badge.shapes {
-            setColor(context, appearance.badgeColor(shape.role, dark: dark))
+            setColor(context, appearance.badgeColor(shape.role, dark: dark), cairo)
             for contour in shape.contours {
                 guard let first = contour.first else { continue }
-                cairo_move_to(context, first.start.x, first.start.y)
-                for segment in contour { appendSegment(context, segment) }
-                cairo_close_path(context)
+                cairo.moveTo(context, first.start.x, first.start.y)
+                for segment in contour { appendSegment(context, segment, cairo) }
+                cairo.closePath(context)
             }
-            cairo_fill(context)
+            cairo.fill(context)
         }
-        cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
-        cairo_set_line_join(context, CAIRO_LINE_JOIN_MITER)
-        drawMarks(badge.marks, palette: appearance.palette(dark: dark), context: context)
-        cairo_restore(context)
+        cairo.setLineCap(context, CAIRO_LINE_CAP_BUTT)
+        cairo.setLineJoin(context, CAIRO_LINE_JOIN_MITER)
+        drawMarks(badge.marks, palette: appearance.palette(dark: dark), context: context, cairo)
+        cairo.restore(context)
     }
 
     /// A segment from the current point: a line, or a quadratic as its cubic equivalent.
-    private static func appendSegment(_ context: OpaquePointer?, _ segment: Segment) {
+    private static func appendSegment(_ context: OpaquePointer?, _ segment: Segment, _ cairo: CairoLibrary) {
         guard let control = segment.control else {
-            cairo_line_to(context, segment.end.x, segment.end.y)
+            cairo.lineTo(context, segment.end.x, segment.end.y)
             return
         }
         let (start, end) = (segment.start, segment.end)
-        cairo_curve_to(
+        cairo.curveTo(
             context,
             start.x + 2 / 3 * (control.x - start.x), start.y + 2 / 3 * (control.y - start.y),
             end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y),
             end.x, end.y)
     }
 
-    private static func drawMarks(_ marks: [Mark], palette: Palette, context: OpaquePointer?) {
+    private static func drawMarks(_ marks: [Mark], palette: Palette, context: OpaquePointer?, _ cairo: CairoLibrary) {
         for mark in marks {
             let color = palette[mark.color]
             if color.isClear { continue }
-            setColor(context, color, opacity: mark.opacity)
-            cairo_set_line_width(context, mark.width)
+            setColor(context, color, opacity: mark.opacity, cairo)
+            cairo.setLineWidth(context, mark.width)
             var current = Point(0, 0)
             mark.forEachPathElement { element in
                 switch element {
                 case .move(let point):
-                    cairo_move_to(context, point.x, point.y)
+                    cairo.moveTo(context, point.x, point.y)
                     current = point
                 case .line(let point):
-                    cairo_line_to(context, point.x, point.y)
+                    cairo.lineTo(context, point.x, point.y)
                     current = point
                 case .quadratic(let control, let end):
                     // The same curve as cubic controls, two thirds of the way to the quadratic one.
-                    cairo_curve_to(
+                    cairo.curveTo(
                         context,
                         current.x + 2 / 3 * (control.x - current.x), current.y + 2 / 3 * (control.y - current.y),
                         end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y),
                         end.x, end.y)
                     current = end
                 case .close:
-                    cairo_close_path(context)
+                    cairo.closePath(context)
                 }
             }
             // A progress mark is filled (nonzero winding: overlaps are painted once), every other stroked.
-            if mark.kind.isFilled { cairo_fill(context) } else { cairo_stroke(context) }
+            if mark.kind.isFilled { cairo.fill(context) } else { cairo.stroke(context) }
         }
     }
 
-    private static func setColor(_ context: OpaquePointer?, _ color: RGBA, opacity: Double = 1) {
+    private static func setColor(_ context: OpaquePointer?, _ color: RGBA, opacity: Double = 1, _ cairo: CairoLibrary) {
         let c = color.unitComponents
-        cairo_set_source_rgba(context, c.red, c.green, c.blue, c.alpha * opacity)
+        cairo.setSourceRGBA(context, c.red, c.green, c.blue, c.alpha * opacity)
     }
 
-    private static func check(_ status: cairo_status_t, _ doing: String) throws(CairoError) {
-        if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, doing) }
+    private static func check(_ status: cairo_status_t, _ doing: String, _ cairo: CairoLibrary) throws(CairoError) {
+        if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, doing, cairo) }
     }
 }
 

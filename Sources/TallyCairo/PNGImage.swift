@@ -14,24 +14,25 @@ package struct PNGImage: Hashable, Sendable {
         self.pixels = pixels
     }
 
-    /// nil when `png` is not a PNG Cairo can read.
+    /// nil when `png` is not a PNG Cairo can read, or libcairo cannot be loaded.
     package init?(png: [UInt8]) {
+        guard let cairo = try? CairoLibrary.loaded() else { return nil }
         let source = ByteSource(png)
         // Cairo calls back into `source` while it reads: it must outlive the call, which an
         // unretained pointer alone does not promise.
         let surface = withExtendedLifetime(source) {
-            cairo_image_surface_create_from_png_stream(ByteSource.read, Unmanaged.passUnretained(source).toOpaque())
+            cairo.imageSurfaceCreateFromPNGStream(ByteSource.read, Unmanaged.passUnretained(source).toOpaque())
         }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
-        let format = cairo_image_surface_get_format(surface)
+        defer { cairo.surfaceDestroy(surface) }
+        guard cairo.surfaceStatus(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        let format = cairo.imageSurfaceGetFormat(surface)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24,
-            let data = cairo_image_surface_get_data(surface)
+            let data = cairo.imageSurfaceGetData(surface)
         else { return nil }
-        cairo_surface_flush(surface)
-        width = Int(cairo_image_surface_get_width(surface))
-        height = Int(cairo_image_surface_get_height(surface))
-        let stride = Int(cairo_image_surface_get_stride(surface))
+        cairo.surfaceFlush(surface)
+        width = Int(cairo.imageSurfaceGetWidth(surface))
+        height = Int(cairo.imageSurfaceGetHeight(surface))
+        let stride = Int(cairo.imageSurfaceGetStride(surface))
         let opaque: UInt32 = format == CAIRO_FORMAT_RGB24 ? 0xFF00_0000 : 0
         var pixels: [UInt32] = []
         pixels.reserveCapacity(width * height)
@@ -114,22 +115,23 @@ package struct PNGImage: Hashable, Sendable {
 
     /// The image as PNG bytes.
     package func pngData() throws(CairoError) -> [UInt8] {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+        let cairo = try CairoLibrary.loaded()
+        let surface = cairo.imageSurfaceCreate(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        defer { cairo.surfaceDestroy(surface) }
+        guard cairo.surfaceStatus(surface) == CAIRO_STATUS_SUCCESS, let data = cairo.imageSurfaceGetData(surface)
         else {
-            throw CairoError(cairo_surface_status(surface), "create an image")
+            throw CairoError(cairo.surfaceStatus(surface), "create an image", cairo)
         }
-        let stride = Int(cairo_image_surface_get_stride(surface))
+        let stride = Int(cairo.imageSurfaceGetStride(surface))
         for row in 0..<height {
             let line = UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
             for column in 0..<width { line[column] = pixels[row * width + column] }
         }
-        cairo_surface_mark_dirty(surface)
+        cairo.surfaceMarkDirty(surface)
         let sink = ByteSink()
-        let status = cairo_surface_write_to_png_stream(
+        let status = cairo.surfaceWriteToPNGStream(
             surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
-        if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, "write the PNG") }
+        if status != CAIRO_STATUS_SUCCESS { throw CairoError(status, "write the PNG", cairo) }
         return sink.bytes
     }
 }

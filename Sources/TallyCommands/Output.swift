@@ -10,7 +10,12 @@ package enum Output {
         fromExtension: (String) -> Format?
     ) throws(CommandFailure) -> Format
     where Format.RawValue == String {
-        if let given { return try Values.choice(given, option: "--format", noun: "a format") }
+        if let given {
+            // Matched here, where the format's type is known, before the generic refusal: one
+            // switch instead of generic metadata looked up at run time (part of start-up).
+            if let format = Format(rawValue: given) { return format }
+            return try Values.choice(given, option: "--format", noun: "a format")
+        }
         guard let output, output != "-" else { return fallback }
         // A path with no extension, or a device (`-o /dev/null`, `-o /dev/stdout`), gets the
         // default; an extension that names no format is a mistake worth a message.

@@ -3,6 +3,8 @@ package struct CommandFailure: Error, Equatable {
     package enum Code: Int32, Sendable {
         /// Bad usage or a bad value (sysexits EX_USAGE).
         case usage = 64
+        /// A library the output needs is missing (EX_UNAVAILABLE): libcairo, for PNG and PDF.
+        case unavailable = 69
         /// The output cannot be created (EX_CANTCREAT).
         case cannotCreate = 73
         /// Reading or writing failed (EX_IOERR).

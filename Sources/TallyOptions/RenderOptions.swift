@@ -198,6 +198,8 @@ package struct RenderOptions: Sendable {
             return .usage(error.description)
         case .backend:
             return CommandFailure(.io, error.description)
+        case .libraryMissing:
+            return CommandFailure(.unavailable, error.description)
         }
     }
 

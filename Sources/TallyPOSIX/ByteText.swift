@@ -13,6 +13,8 @@ package enum ByteText {
 
     /// The text for these bytes.
     package static func decode(_ bytes: some Collection<UInt8>) -> String {
+        // ASCII, nearly every argument, is valid UTF-8 without the private range: the text as it is.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         var out = String.UnicodeScalarView()
         var rest = Array(bytes)[...]
         while let lead = rest.first {

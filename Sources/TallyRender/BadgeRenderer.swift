@@ -65,7 +65,7 @@ extension Renderer {
                 return settings.format == .png
                     ? try CairoRenderer.png(sheet, options: options) : try CairoRenderer.pdf(sheet, options: options)
             } catch {
-                throw .backend(BackendFailure(format: settings.format, reason: error.description))
+                throw RenderError(error, drawing: settings.format)
             }
             #else
             throw .formatUnavailable(settings.format)

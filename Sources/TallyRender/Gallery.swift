@@ -163,7 +163,7 @@ package enum Gallery {
                     ? try CairoRenderer.png(cairoSheet, options: options)
                     : try CairoRenderer.pdf(cairoSheet, options: options)
             } catch {
-                throw .render(.backend(BackendFailure(format: format.tileFormat, reason: error.description)))
+                throw .render(RenderError(error, drawing: format.tileFormat))
             }
             #else
             throw .render(.formatUnavailable(format.tileFormat))

@@ -163,7 +163,20 @@ public enum RenderError: Error, Hashable, Sendable {
     case formatUnavailable(OutputFormat)
     /// A backend failed (Cairo's status, say).
     case backend(BackendFailure)
+    /// The library that draws the format is not on this machine (libcairo, for PNG and PDF,
+    /// which is loaded only when one is drawn); the reason names the package to install.
+    case libraryMissing(BackendFailure)
 }
+
+#if Cairo
+extension RenderError {
+    /// A Cairo failure while drawing `format`: a missing library, or Cairo's status.
+    init(_ error: CairoError, drawing format: OutputFormat) {
+        let failure = BackendFailure(format: format, reason: error.description)
+        self = error.isLibraryMissing ? .libraryMissing(failure) : .backend(failure)
+    }
+}
+#endif
 
 /// A backend that failed to draw a format, in the drawing library's own words: Cairo's status,
 /// for instance, where memory ran out.
@@ -211,6 +224,8 @@ extension RenderError: CustomStringConvertible {
                 "format '\(format.rawValue)' is not available in this build of tally, made without its Cairo trait; svg and json are"
         case .backend(let failure):
             return failure.description
+        case .libraryMissing(let failure):
+            return "\(failure.format.rawValue) needs the Cairo library: \(failure.reason)"
         }
     }
 }
@@ -368,7 +383,7 @@ public enum Renderer {
                     ? try CairoRenderer.png(scene, viewport: viewport, options: options)
                     : try CairoRenderer.pdf(scene, viewport: viewport, options: options)
             } catch {
-                throw .backend(BackendFailure(format: format, reason: error.description))
+                throw RenderError(error, drawing: format)
             }
             #else
             // A build without the Cairo trait (`--disable-default-traits`) draws SVG and JSON only.
