@@ -106,7 +106,7 @@ package struct CaptionLayout: Hashable, Sendable {
         // Inside the margins; a caption as wide as the room between them (`fit` sized it so)
         // is centred on the image.
         let margin = max(Proportions.minimumMarginPixels, viewport.width * Proportions.marginShare)
-        let half = Caption(text, height: digitPixels, centreX: 0, top: top).inkBounds.width / 2
+        let half = Caption.inkWidth(text, height: digitPixels) / 2
         let (lowest, highest) = (margin + half, viewport.width - margin - half)
         centre = lowest < highest ? min(max(centre, lowest), highest) : viewport.width / 2
         return Caption(text, height: digitPixels, centreX: centre, top: top)

@@ -21,15 +21,12 @@ extension TallyScene {
     ///   - visible: the layout box at the image's top left (`Viewport.visible`).
     package func snappedToPixels(pixelsPerUnit: Double, visible: Rect) -> TallyScene {
         guard pixelsPerUnit.isFinite, pixelsPerUnit > 0 else { return self }
+        let grid = PixelGrid(scale: pixelsPerUnit, origin: Point(visible.minX, visible.minY))
         let snapped = marks.map { mark -> Mark in
             if mark.kind == .caption { return mark }
             var mark = mark
             if mark.kind.isFilled {
-                mark.segments = mark.segments.map { segment in
-                    Segment(
-                        PixelGrid.edge(segment.start, pixelsPerUnit, visible),
-                        PixelGrid.edge(segment.end, pixelsPerUnit, visible))
-                }
+                mark.segments = mark.segments.map { Segment(grid.edge($0.start), grid.edge($0.end)) }
                 return mark
             }
             let pen = max(1, (mark.width * pixelsPerUnit).rounded())
@@ -39,9 +36,7 @@ extension TallyScene {
             if axisAligned { mark.width = pen / pixelsPerUnit }
             let odd = pen.truncatingRemainder(dividingBy: 2) == 1
             mark.segments = mark.segments.map { segment in
-                var moved = Segment(
-                    PixelGrid.centre(segment.start, odd, pixelsPerUnit, visible),
-                    PixelGrid.centre(segment.end, odd, pixelsPerUnit, visible))
+                var moved = Segment(grid.centre(segment.start, odd: odd), grid.centre(segment.end, odd: odd))
                 moved.control = segment.control
                 return moved
             }
@@ -52,22 +47,43 @@ extension TallyScene {
 }
 
 /// Layout ↔ pixel arithmetic for `TallyScene.snappedToPixels`.
-private enum PixelGrid {
+private struct PixelGrid {
+    /// Pixels a layout unit.
+    let scale: Double
+    /// The layout point at the image's top left corner.
+    let origin: Point
+
     /// A point moved to the nearest pixel edge.
-    static func edge(_ point: Point, _ scale: Double, _ visible: Rect) -> Point {
-        Point(snap(point.x, visible.minX, scale) { $0.rounded() }, snap(point.y, visible.minY, scale) { $0.rounded() })
+    func edge(_ point: Point) -> Point {
+        Point(snap(point.x, origin.x, odd: false), snap(point.y, origin.y, odd: false))
     }
 
     /// A point moved to where a pen's centre puts its edges on pixel edges: a pixel's middle
     /// for an odd pen, an edge for an even one.
-    static func centre(_ point: Point, _ odd: Bool, _ scale: Double, _ visible: Rect) -> Point {
-        let rule: (Double) -> Double = odd ? { ($0 - 0.5).rounded() + 0.5 } : { $0.rounded() }
-        return Point(snap(point.x, visible.minX, scale, rule), snap(point.y, visible.minY, scale, rule))
+    func centre(_ point: Point, odd: Bool) -> Point {
+        Point(snap(point.x, origin.x, odd: odd), snap(point.y, origin.y, odd: odd))
     }
 
-    private static func snap(_ value: Double, _ origin: Double, _ scale: Double, _ rule: (Double) -> Double) -> Double {
+    @inline(__always)
+    private func snap(_ value: Double, _ origin: Double, odd: Bool) -> Double {
         let pixel = (value - origin) * scale
         guard pixel.isFinite else { return value }
-        return origin + rule(pixel) / scale
+        let placed = odd ? Self.nearest(pixel - 0.5) + 0.5 : Self.nearest(pixel)
+        return origin + placed / scale
+    }
+
+    /// `value.rounded()` (to nearest, halves away from zero) without the call into libm that
+    /// `rounded()` is on x86-64: the whole part by conversion, then the exact remainder decides.
+    /// The same result for every Double.
+    @inline(__always)
+    static func nearest(_ value: Double) -> Double {
+        // From 2⁵² on every Double is whole (and past Int64 the conversion would trap).
+        guard abs(value) < 4_503_599_627_370_496 else { return value }
+        let whole = Double(Int64(value))
+        let remainder = value - whole
+        if remainder >= 0.5 { return whole + 1 }
+        if remainder <= -0.5 { return whole - 1 }
+        // -0.4 rounds to -0.0, as `rounded()` gives.
+        return whole == 0 ? (value.sign == .minus ? -0.0 : 0) : whole
     }
 }

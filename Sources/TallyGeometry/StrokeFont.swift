@@ -159,39 +159,70 @@ package struct Caption: Hashable, Sendable {
     ///   - centreX: the middle of the text.
     ///   - top: the top of the digits.
     package init(_ text: String, height: Double, centreX: Double, top: Double) {
-        let digitHeight = max(1, height.rounded(.down))
-        let scale = digitHeight / StrokeFont.capHeight
-        let pen = max(1, (StrokeFont.pen * scale).rounded())
+        let set = Setting(text, height: height)
+        let pen = set.pen
         let odd = pen.truncatingRemainder(dividingBy: 2) == 1
         func snap(_ value: Double) -> Double { odd ? (value - 0.5).rounded() + 0.5 : value.rounded() }
-        // The glyphs' polylines from the text's start, to centre the ink itself (a "1" starts
-        // a unit into its advance), then placed on the grid.
-        var glyphLines: [[[Point]]] = []
-        var advance = 0.0
-        for character in text {
-            guard let glyph = StrokeFont.glyph(character) else { continue }
-            glyphLines.append(glyph.strokes.map { line in line.map { Point(advance + $0.x * scale, $0.y * scale) } })
-            advance += glyph.advance * scale
-        }
-        let points = glyphLines.joined().joined()
-        let (inkLow, inkHigh) = (points.map(\.x).min() ?? 0, points.map(\.x).max() ?? 0)
-        let (inkTop, inkBottom) = (points.map(\.y).min() ?? 0, points.map(\.y).max() ?? 0)
-        let left = (centreX - (inkLow + inkHigh) / 2).rounded()
+        let left = (centreX - (set.inkLow + set.inkHigh) / 2).rounded()
         let top = top.rounded()
-        let marks = glyphLines.map { lines in
+        let marks = set.glyphLines.map { lines in
             var segments: [Segment] = []
             for line in lines {
-                let points = line.map { Point(snap(left + $0.x), snap(top + $0.y)) }
-                for (from, to) in zip(points, points.dropFirst()) where from != to {
-                    segments.append(Segment(from, to))
+                var previous: Point?
+                for point in line {
+                    let placed = Point(snap(left + point.x), snap(top + point.y))
+                    if let previous, previous != placed { segments.append(Segment(previous, placed)) }
+                    previous = placed
                 }
             }
             return Mark(kind: .caption, unit: 0, color: .c1, width: pen, segments: segments)
         }
         self.marks = marks
         self.inkBounds = Rect(
-            minX: left + inkLow - pen / 2, minY: top + inkTop - pen / 2, width: inkHigh - inkLow + pen,
-            height: inkBottom - inkTop + pen)
+            minX: left + set.inkLow - pen / 2, minY: top + set.inkTop - pen / 2, width: set.inkHigh - set.inkLow + pen,
+            height: set.inkBottom - set.inkTop + pen)
+    }
+
+    /// The width of the caption's ink, pen included, at `height`: what `init` would give as
+    /// `inkBounds.width`, without placing the marks (a layout measures before it places).
+    package static func inkWidth(_ text: String, height: Double) -> Double {
+        let set = Setting(text, height: height)
+        return set.inkHigh - set.inkLow + set.pen
+    }
+
+    /// The text's glyphs scaled to the height, as polylines from the text's start (to centre the
+    /// ink itself: a "1" starts a unit into its advance), with the ink's extent, measured in the
+    /// same pass.
+    private struct Setting {
+        var glyphLines: [[[Point]]] = []
+        let pen: Double
+        var inkLow = Double.infinity
+        var inkHigh = -Double.infinity
+        var inkTop = Double.infinity
+        var inkBottom = -Double.infinity
+
+        init(_ text: String, height: Double) {
+            let digitHeight = max(1, height.rounded(.down))
+            let scale = digitHeight / StrokeFont.capHeight
+            pen = max(1, (StrokeFont.pen * scale).rounded())
+            var advance = 0.0
+            for character in text {
+                guard let glyph = StrokeFont.glyph(character) else { continue }
+                glyphLines.append(
+                    glyph.strokes.map { line in
+                        line.map { point in
+                            let scaled = Point(advance + point.x * scale, point.y * scale)
+                            inkLow = min(inkLow, scaled.x)
+                            inkHigh = max(inkHigh, scaled.x)
+                            inkTop = min(inkTop, scaled.y)
+                            inkBottom = max(inkBottom, scaled.y)
+                            return scaled
+                        }
+                    })
+                advance += glyph.advance * scale
+            }
+            if inkLow > inkHigh { (inkLow, inkHigh, inkTop, inkBottom) = (0, 0, 0, 0) }
+        }
     }
 
     private init(marks: [Mark], inkBounds: Rect) {
