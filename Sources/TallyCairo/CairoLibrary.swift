@@ -81,8 +81,10 @@ struct CairoLibrary: @unchecked Sendable {
         var handle: UnsafeMutableRawPointer?
         var reasons: [String] = []
         for name in fileNames {
-            // RTLD_LOCAL: Cairo's symbols stay out of the global namespace; only these pointers reach them.
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+            // RTLD_LAZY: Cairo's own calls into pixman, libpng and FreeType are bound when first made, as
+            // a linked library's are, not all at once. RTLD_LOCAL: its symbols stay out of the global
+            // namespace; only these pointers reach them.
+            handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL)
             if handle != nil { break }
             reasons.append(dlerror().map { String(cString: $0) } ?? "\(name) could not be loaded")
         }
