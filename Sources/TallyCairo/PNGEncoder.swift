@@ -1,5 +1,6 @@
 #if Cairo
 import CZlib
+import TallyPOSIX
 
 /// PNG files written here rather than by Cairo, because SPEC §5 asks for the smallest lossless
 /// colour type that holds the picture (Cairo writes RGB or RGBA always) and for title and
@@ -72,59 +73,99 @@ enum PNGEncoder {
     static let largeSide = 512
 
     /// Unfiltered rows (each behind a filter byte 0) filtered again row by row with whichever of
-    /// the five PNG filters gives the smallest sum of absolute values (the choice libpng and
-    /// optipng make), reading the unfiltered previous row.
+    /// the five PNG filters gives the smallest sum of absolute values, the lowest filter type on
+    /// a tie (the choice libpng and optipng make), reading the unfiltered previous row.
+    ///
+    /// Two passes a row: the five costs in one loop over the row, then the chosen filter's bytes
+    /// written once (writing all five candidates and copying the winner cost twice as much). A
+    /// row equal to the one above, most rows of a large tally, is decided without the loop: Up
+    /// makes it all zeros, cost 0, and only None ties with that, on a row of zeros.
     static func adaptivelyFiltered(_ rows: [UInt8], rowBytes: Int, bytesPerPixel bpp: Int) -> [UInt8] {
         let height = rows.count / (rowBytes + 1)
         let zeros = [UInt8](repeating: 0, count: rowBytes)
-        // The five candidates of a row, side by side, and their costs.
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 5 * max(rowBytes, 1))
-        defer { scratch.deallocate() }
         return [UInt8](unsafeUninitializedCapacity: rows.count) { output, initialized in
             rows.withUnsafeBufferPointer { input in
                 zeros.withUnsafeBufferPointer { zeros in
                     for row in 0..<height {
                         let line = input.baseAddress! + row * (rowBytes + 1) + 1
                         let above = row > 0 ? line - (rowBytes + 1) : zeros.baseAddress!
-                        var costs = (0, 0, 0, 0, 0)
-                        for i in 0..<rowBytes {
-                            let x = Int(line[i])
-                            let b = Int(above[i])
-                            let a = i >= bpp ? Int(line[i - bpp]) : 0
-                            let c = i >= bpp ? Int(above[i - bpp]) : 0
-                            let p = a + b - c
-                            let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
-                            let paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                            let values = (
-                                UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: x - a),
-                                UInt8(truncatingIfNeeded: x - b),
-                                UInt8(truncatingIfNeeded: x - (a + b) / 2), UInt8(truncatingIfNeeded: x - paeth)
-                            )
-                            scratch[i] = values.0
-                            scratch[rowBytes + i] = values.1
-                            scratch[2 * rowBytes + i] = values.2
-                            scratch[3 * rowBytes + i] = values.3
-                            scratch[4 * rowBytes + i] = values.4
-                            costs.0 += abs(Int(Int8(bitPattern: values.0)))
-                            costs.1 += abs(Int(Int8(bitPattern: values.1)))
-                            costs.2 += abs(Int(Int8(bitPattern: values.2)))
-                            costs.3 += abs(Int(Int8(bitPattern: values.3)))
-                            costs.4 += abs(Int(Int8(bitPattern: values.4)))
+                        let target = output.baseAddress! + row * (rowBytes + 1)
+                        let filter: Int
+                        if row > 0 && memcmp(line, above, rowBytes) == 0 {
+                            filter = memcmp(line, zeros.baseAddress!, rowBytes) == 0 ? 0 : 2
+                        } else {
+                            filter = cheapestFilter(line, above, rowBytes, bpp)
                         }
-                        var best = 0
-                        var bestCost = costs.0
-                        for (filter, cost) in [(1, costs.1), (2, costs.2), (3, costs.3), (4, costs.4)]
-                        where cost < bestCost {
-                            (best, bestCost) = (filter, cost)
-                        }
-                        let start = row * (rowBytes + 1)
-                        output[start] = UInt8(best)
-                        UnsafeMutableRawPointer(output.baseAddress! + start + 1)
-                            .copyMemory(from: scratch + best * rowBytes, byteCount: rowBytes)
+                        target[0] = UInt8(filter)
+                        writeFiltered(filter, line, above, rowBytes, bpp, into: target + 1)
                     }
                 }
             }
             initialized = rows.count
+        }
+    }
+
+    /// The PNG predictor of filter 4 (Paeth) from left `a`, above `b` and upper left `c`.
+    @inline(__always)
+    private static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
+        let p = a + b - c
+        let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+        return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+    }
+
+    /// |v| of a filtered byte read as a signed one: the cost the filters are compared by.
+    @inline(__always)
+    private static func cost(_ value: Int) -> Int { abs(Int(Int8(truncatingIfNeeded: value))) }
+
+    /// The filter type, 0 … 4, whose bytes for this row have the least sum of `cost`; the
+    /// lowest type on a tie.
+    private static func cheapestFilter(
+        _ line: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, _ rowBytes: Int, _ bpp: Int
+    ) -> Int {
+        var (none, sub, up, average, paethCost) = (0, 0, 0, 0, 0)
+        for i in 0..<rowBytes {
+            let x = Int(line[i])
+            let b = Int(above[i])
+            let a = i >= bpp ? Int(line[i - bpp]) : 0
+            let c = i >= bpp ? Int(above[i - bpp]) : 0
+            none &+= cost(x)
+            sub &+= cost(x &- a)
+            up &+= cost(x &- b)
+            average &+= cost(x &- (a &+ b) / 2)
+            paethCost &+= cost(x &- paeth(a, b, c))
+        }
+        var best = 0
+        var bestCost = none
+        if sub < bestCost { (best, bestCost) = (1, sub) }
+        if up < bestCost { (best, bestCost) = (2, up) }
+        if average < bestCost { (best, bestCost) = (3, average) }
+        if paethCost < bestCost { best = 4 }
+        return best
+    }
+
+    /// The row's bytes under one filter type.
+    private static func writeFiltered(
+        _ filter: Int, _ line: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, _ rowBytes: Int, _ bpp: Int,
+        into target: UnsafeMutablePointer<UInt8>
+    ) {
+        switch filter {
+        case 0:
+            target.update(from: line, count: rowBytes)
+        case 1:
+            for i in 0..<rowBytes { target[i] = line[i] &- (i >= bpp ? line[i - bpp] : 0) }
+        case 2:
+            for i in 0..<rowBytes { target[i] = line[i] &- above[i] }
+        case 3:
+            for i in 0..<rowBytes {
+                let a = i >= bpp ? Int(line[i - bpp]) : 0
+                target[i] = line[i] &- UInt8((a + Int(above[i])) / 2)
+            }
+        default:
+            for i in 0..<rowBytes {
+                let a = i >= bpp ? Int(line[i - bpp]) : 0
+                let c = i >= bpp ? Int(above[i - bpp]) : 0
+                target[i] = line[i] &- UInt8(paeth(a, Int(above[i]), c))
+            }
         }
     }
 
