@@ -342,16 +342,7 @@ struct MarkClasses {
     /// One pass over the marks with a short array of the (kind, unit) pairs seen (a scene has
     /// a handful), no hashing or string keys per mark: this runs for every SVG.
     init(_ marks: [Mark]) {
-        // The first mark of each class, without its segments: comparing against a whole Mark
-        // would retain and release its segment array at every step.
-        struct First {
-            let kind: MarkKind
-            let unit: UInt64
-            let color: ColorToken
-            let width: Double
-            let opacity: Double
-        }
-        var seen: [First] = []
+        var seen: [Mark] = []
         var varying = false
         var varyingOpacity = false
         for mark in marks {
@@ -359,9 +350,7 @@ struct MarkClasses {
                 if first.width != mark.width { varying = true }
                 if first.opacity != mark.opacity { varyingOpacity = true }
             } else {
-                seen.append(
-                    First(kind: mark.kind, unit: mark.unit, color: mark.color, width: mark.width, opacity: mark.opacity)
-                )
+                seen.append(mark)
             }
         }
         hasVaryingWidths = varying
