@@ -18,7 +18,7 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
 //   TallySVG       the SVG backend, pure Swift
 //   CCairo         the system Cairo library (libcairo2-dev / brew cairo)
-//   CZlib          the system zlib, for writing PNG image data
+//   CZlib          the system zlib, for the PNG checksums (CRC-32, Adler-32); its tests inflate
 //   TallyCairo     the PNG and PDF backends, through Cairo: behind the Cairo trait (on by
 //                  default); `swift build --disable-default-traits` builds the pure-Swift
 //                  library (SVG, JSON) without libcairo, and PNG or PDF is then an error
@@ -90,7 +90,9 @@ let package = Package(
         // missing). Not linked: TallyCairo loads libcairo on the first PNG or PDF, so every
         // other command starts without mapping Cairo's libraries (CairoLibrary.swift).
         .systemLibrary(name: "CCairo"),
-        // zlib deflates our PNGs (it comes with Cairo's headers: libcairo2-dev needs zlib1g-dev).
+        // zlib's checksums for our PNGs, and its inflate for the deflater's tests (it comes with
+        // Cairo's headers: libcairo2-dev needs zlib1g-dev). The deflating is tally's own
+        // (ImageDeflater.swift, which says why).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -181,7 +183,8 @@ let package = Package(
         .testTarget(
             name: "TallyCairoTests",
             dependencies: [
-                .target(name: "CCairo", condition: .when(traits: ["Cairo"])), "TallyCairo", "TallyGeometry",
+                .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
+                .target(name: "CZlib", condition: .when(traits: ["Cairo"])), "TallyCairo", "TallyGeometry",
                 "TallyStyle",
                 "TallyRender", "TallyTestSupport", "TallyTool",
             ],

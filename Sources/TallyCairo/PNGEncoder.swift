@@ -7,8 +7,9 @@ import TallyPOSIX
 /// description text chunks (Cairo writes none). A tally is flat colour with anti-aliased
 /// edges: tens to a couple of hundred colours, so most images are indexed (`IndexedImage`), at
 /// a quarter of the bytes to deflate or fewer; the rest are 8-bit RGBA. Either way the decoded
-/// pixels are the same. The image data is deflated by zlib, rows unfiltered (see
-/// `filteredRows` and `IndexedImage.rows`).
+/// pixels are the same. The rows go unfiltered (see `filteredRows` and `IndexedImage.rows`),
+/// except that a large image's repeated rows may go behind Up (`upWhereRowsRepeat`), and are
+/// deflated by `ImageDeflater`.
 enum PNGEncoder {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -39,134 +40,48 @@ enum PNGEncoder {
             bytesPerPixel = 4
         }
         for entry in text { out += textChunk(keyword: entry.keyword, text: entry.text) }
-        var compressed: [UInt8]
-        if max(width, height) < largeSide {
-            compressed = try deflate(data, effort: .quick)
-        } else {
-            // Large images: the smallest of three tries (BENCHMARKS.md).
-            compressed = try deflate(data, effort: .full)
-            let adaptive = try deflate(
-                adaptivelyFiltered(data, rowBytes: data.count / height - 1, bytesPerPixel: bytesPerPixel), effort: .full
-            )
-            if adaptive.count < compressed.count { compressed = adaptive }
+        let rowLength = data.count / height
+        var compressed = ImageDeflater.rawDeflate(data, rowLength: rowLength, bytesPerPixel: bytesPerPixel)
+        var deflated = data
+        if max(width, height) >= largeSide, let repeats = upWhereRowsRepeat(data, rowLength: rowLength) {
+            let second = ImageDeflater.rawDeflate(repeats, rowLength: rowLength, bytesPerPixel: bytesPerPixel)
+            if second.count < compressed.count { (compressed, deflated) = (second, repeats) }
         }
-        out += chunk("IDAT", compressed)
+        out += chunk("IDAT", [0x78, 0xDA] + compressed + ImageDeflater.adlerTrailer(deflated))
         out += chunk("IEND", [])
         return out
     }
 
-    /// How hard deflate looks for matches.
-    enum Effort {
-        /// Level 9 with its chains cut from 4,096 to 1,024 links (and shortened sooner, past an
-        /// 8-byte match): within 0.2% of `full` for a third fewer instructions.
-        case quick
-        /// Level 9 as zlib tunes it.
-        case full
-    }
-
-    /// From this side on, an image is deflated twice and the smaller kept: rows unfiltered, and
-    /// behind the per-row adaptive filter. Measured (BENCHMARKS.md, `scripts/png-filter-matrix`): no filter and
-    /// the default strategy are smallest over the set as a whole, but a large image of many
-    /// equal rows (9,999 at 1,024 px) is 15% smaller behind the adaptive filter; the large
-    /// images carry most of the bytes, and below 512 px the extra tries would cost more
-    /// instructions than the bytes they save are worth.
+    /// From this side on, an image is deflated a second time with its repeated rows behind the
+    /// Up filter, and the smaller kept. Measured over the 36-image set (BENCHMARKS.md, "PNG bytes
+    /// against optipng"): a row equal to the one above is a run of zeros behind Up, which
+    /// deflate codes in a few bits, but matched against the row above it costs a distance with
+    /// eight extra bits every 258 bytes, so an image of many repeated rows (9,999 at 1,024 px)
+    /// is 14% smaller this way; in others the zeros break the runs that go on from row to row,
+    /// and no filter stays smaller. Below 512 px the second pass costs more than it saves.
     static let largeSide = 512
 
-    /// Unfiltered rows (each behind a filter byte 0) filtered again row by row with whichever of
-    /// the five PNG filters gives the smallest sum of absolute values, the lowest filter type on
-    /// a tie (the choice libpng and optipng make), reading the unfiltered previous row.
-    ///
-    /// Two passes a row: the five costs in one loop over the row, then the chosen filter's bytes
-    /// written once (writing all five candidates and copying the winner cost twice as much). A
-    /// row equal to the one above, most rows of a large tally, is decided without the loop: Up
-    /// makes it all zeros, cost 0, and only None ties with that, on a row of zeros.
-    static func adaptivelyFiltered(_ rows: [UInt8], rowBytes: Int, bytesPerPixel bpp: Int) -> [UInt8] {
-        let height = rows.count / (rowBytes + 1)
-        let zeros = [UInt8](repeating: 0, count: rowBytes)
-        return [UInt8](unsafeUninitializedCapacity: rows.count) { output, initialized in
-            rows.withUnsafeBufferPointer { input in
-                zeros.withUnsafeBufferPointer { zeros in
-                    for row in 0..<height {
-                        let line = input.baseAddress! + row * (rowBytes + 1) + 1
-                        let above = row > 0 ? line - (rowBytes + 1) : zeros.baseAddress!
-                        let target = output.baseAddress! + row * (rowBytes + 1)
-                        let filter: Int
-                        if row > 0 && memcmp(line, above, rowBytes) == 0 {
-                            filter = memcmp(line, zeros.baseAddress!, rowBytes) == 0 ? 0 : 2
-                        } else {
-                            filter = cheapestFilter(line, above, rowBytes, bpp)
-                        }
-                        target[0] = UInt8(filter)
-                        writeFiltered(filter, line, above, rowBytes, bpp, into: target + 1)
-                    }
-                }
-            }
-            initialized = rows.count
-        }
-    }
-
-    /// The PNG predictor of filter 4 (Paeth) from left `a`, above `b` and upper left `c`.
-    @inline(__always)
-    private static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
-        let p = a + b - c
-        let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
-        return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-    }
-
-    /// |v| of a filtered byte read as a signed one: the cost the filters are compared by.
-    @inline(__always)
-    private static func cost(_ value: Int) -> Int { abs(Int(Int8(truncatingIfNeeded: value))) }
-
-    /// The filter type, 0 … 4, whose bytes for this row have the least sum of `cost`; the
-    /// lowest type on a tie.
-    private static func cheapestFilter(
-        _ line: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, _ rowBytes: Int, _ bpp: Int
-    ) -> Int {
-        var (none, sub, up, average, paethCost) = (0, 0, 0, 0, 0)
-        for i in 0..<rowBytes {
-            let x = Int(line[i])
-            let b = Int(above[i])
-            let a = i >= bpp ? Int(line[i - bpp]) : 0
-            let c = i >= bpp ? Int(above[i - bpp]) : 0
-            none &+= cost(x)
-            sub &+= cost(x &- a)
-            up &+= cost(x &- b)
-            average &+= cost(x &- (a &+ b) / 2)
-            paethCost &+= cost(x &- paeth(a, b, c))
-        }
-        var best = 0
-        var bestCost = none
-        if sub < bestCost { (best, bestCost) = (1, sub) }
-        if up < bestCost { (best, bestCost) = (2, up) }
-        if average < bestCost { (best, bestCost) = (3, average) }
-        if paethCost < bestCost { best = 4 }
-        return best
-    }
-
-    /// The row's bytes under one filter type.
-    private static func writeFiltered(
-        _ filter: Int, _ line: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, _ rowBytes: Int, _ bpp: Int,
-        into target: UnsafeMutablePointer<UInt8>
-    ) {
-        switch filter {
-        case 0:
-            target.update(from: line, count: rowBytes)
-        case 1:
-            for i in 0..<rowBytes { target[i] = line[i] &- (i >= bpp ? line[i - bpp] : 0) }
-        case 2:
-            for i in 0..<rowBytes { target[i] = line[i] &- above[i] }
-        case 3:
-            for i in 0..<rowBytes {
-                let a = i >= bpp ? Int(line[i - bpp]) : 0
-                target[i] = line[i] &- UInt8((a + Int(above[i])) / 2)
-            }
-        default:
-            for i in 0..<rowBytes {
-                let a = i >= bpp ? Int(line[i - bpp]) : 0
-                let c = i >= bpp ? Int(above[i - bpp]) : 0
-                target[i] = line[i] &- UInt8(paeth(a, Int(above[i]), c))
+    /// The rows (each behind filter byte 0) with every row that equals the row above put
+    /// behind filter 2 (Up), which makes it all zeros; nil when no row repeats.
+    static func upWhereRowsRepeat(_ rows: [UInt8], rowLength: Int) -> [UInt8]? {
+        let height = rows.count / rowLength
+        guard height > 1, rowLength > 1 else { return nil }
+        let repeated = rows.withUnsafeBufferPointer { input in
+            let base = input.baseAddress!
+            return (1..<height).filter { row in
+                memcmp(base + row * rowLength + 1, base + (row - 1) * rowLength + 1, rowLength - 1) == 0
             }
         }
+        guard !repeated.isEmpty else { return nil }
+        var result = rows
+        result.withUnsafeMutableBufferPointer { output in
+            for row in repeated {
+                let start = output.baseAddress! + row * rowLength
+                start.pointee = 2
+                (start + 1).update(repeating: 0, count: rowLength - 1)
+            }
+        }
+        return result
     }
 
     /// A premultiplied ARGB pixel as straight RGBA, rounded to nearest (what a PNG stores).
@@ -215,32 +130,6 @@ enum PNGEncoder {
             }
             initialized = (rowBytes + 1) * height
         }
-    }
-
-    /// zlib at level 9, its largest window, memory level 8 and the default strategy: measured
-    /// smallest for these images (BENCHMARKS.md, "Row filter and zlib settings": level 6 was 14%
-    /// larger, memory level 9 and the filtered strategy larger too), and as deterministic as any.
-    private static func deflate(_ bytes: [UInt8], effort: Effort) throws(CairoError) -> [UInt8] {
-        var stream = z_stream()
-        var status = deflateInit2_(
-            &stream, 9, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw CairoError("zlib could not start compressing (status \(status))") }
-        if effort == .quick { deflateTune(&stream, 8, 258, 258, 1_024) }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(bytes.count)))
-        var output = [UInt8](repeating: 0, count: bound)
-        status = output.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { input in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                return CZlib.deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { throw CairoError("zlib could not compress the image (status \(status))") }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
     }
 
     static func textChunk(keyword: String, text: String) -> [UInt8] {
