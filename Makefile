@@ -98,12 +98,13 @@ test-sanitize: test-deps
 	TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
 	  $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan
 
-# libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers and over scene
-# building + SVG for arbitrary counts and sizes, each for FUZZ_SECONDS (default 60). Seeds are in
+# libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers, over scene
+# building + SVG for arbitrary counts and sizes, and over the PNG deflater (any bytes must come
+# back through zlib), each for FUZZ_SECONDS (default 60). Seeds are in
 # Fuzz/Corpus; what the fuzzer learns stays in .build/fuzz; a crash stops the run and leaves its
 # input in .build/fuzz/crashes (turn it into a regression test).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = FuzzCount FuzzCountList FuzzColor FuzzLabel FuzzScene
+FUZZ_TARGETS = FuzzCount FuzzCountList FuzzColor FuzzLabel FuzzScene FuzzDeflate
 fuzz: deps
 	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	@mkdir -p .build/fuzz/crashes

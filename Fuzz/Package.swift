@@ -1,9 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// libFuzzer targets over tally's parsers and its scene and SVG building: `make fuzz` builds them
-// with -sanitize=fuzzer,address and runs each for a bounded time. A separate package because
-// libFuzzer brings its own `main`; it depends on tally by path.
+// libFuzzer targets over tally's parsers, its scene and SVG building and its PNG deflater:
+// `make fuzz` builds them with -sanitize=fuzzer,address and runs each for a bounded time. A
+// separate package because libFuzzer brings its own `main`; it depends on tally by path.
 let package = Package(
     name: "TallyFuzz",
     dependencies: [.package(name: "tally", path: "..")],
@@ -23,6 +23,11 @@ let package = Package(
             ]),
         .executableTarget(
             name: "FuzzScene",
+            dependencies: [
+                "FuzzDriver", .product(name: "Tally", package: "tally"),
+            ]),
+        .executableTarget(
+            name: "FuzzDeflate",
             dependencies: [
                 "FuzzDriver", .product(name: "Tally", package: "tally"),
             ]),

@@ -24,7 +24,7 @@ import CZlib
 ///
 /// The output is any valid zlib stream, decoded by every inflater; it is deterministic: the
 /// same bytes in give the same bytes out on every machine.
-enum ImageDeflater {
+package enum ImageDeflater {
     /// The zlib stream of `bytes`, rows of `rowLength` bytes (filter byte included) of
     /// `bytesPerPixel` bytes a pixel: both are hints to the match finder, any values are valid.
     static func zlibStream(_ bytes: [UInt8], rowLength: Int, bytesPerPixel: Int) -> [UInt8] {
@@ -66,6 +66,20 @@ enum ImageDeflater {
     /// Longest chain of earlier positions looked at for one match: the bytes over the 36-image
     /// set were 1.048 × optipng at 128, 1.045 at 256 and 1.044 at 1,024 (BENCHMARKS.md).
     static let chainLimit = 256
+}
+
+extension ImageDeflater {
+    /// Whether zlib inflates `zlibStream(bytes, …)` back to `bytes`, exactly: the check of the
+    /// `FuzzDeflate` target (through `Renderer.fuzzDeflate`), here because zlib is this module's.
+    package static func roundTrips(_ bytes: [UInt8], rowLength: Int, bytesPerPixel: Int) -> Bool {
+        let stream = zlibStream(bytes, rowLength: rowLength, bytesPerPixel: bytesPerPixel)
+        var output = [UInt8](repeating: 0, count: bytes.count + 1)
+        var length = uLongf(output.count)
+        let status = output.withUnsafeMutableBufferPointer { out in
+            stream.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+        }
+        return status == Z_OK && Int(length) == bytes.count && output.prefix(bytes.count).elementsEqual(bytes)
+    }
 }
 
 /// One parsed symbol: a literal byte (distance 0), or a match of `length` 3…258 at `distance`

@@ -57,7 +57,7 @@ enum PNGEncoder {
     /// against optipng"): a row equal to the one above is a run of zeros behind Up, which
     /// deflate codes in a few bits, but matched against the row above it costs a distance with
     /// eight extra bits every 258 bytes, so an image of many repeated rows (9,999 at 1,024 px)
-    /// is 14% smaller this way; in others the zeros break the runs that go on from row to row,
+    /// is 13% smaller this way; in others the zeros break the runs that go on from row to row,
     /// and no filter stays smaller. Below 512 px the second pass costs more than it saves.
     static let largeSide = 512
 

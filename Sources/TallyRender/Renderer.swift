@@ -449,3 +449,16 @@ extension Renderer {
         return (layout.scene, layout.viewport)
     }
 }
+
+#if Cairo
+extension Renderer {
+    /// PNG image data through tally's deflater and back through zlib, for the fuzz targets (SPI,
+    /// not API): the first byte sets the row length (1 to 1,021 bytes), the second the bytes a
+    /// pixel (1 to 4), and the rest is the data. False when zlib does not give the data back.
+    @_spi(Fuzzing) public static func fuzzDeflate(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return true }
+        return ImageDeflater.roundTrips(
+            Array(bytes.dropFirst(2)), rowLength: Int(bytes[0]) * 4 + 1, bytesPerPixel: Int(bytes[1] % 4) + 1)
+    }
+}
+#endif
