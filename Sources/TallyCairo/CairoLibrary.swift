@@ -79,8 +79,10 @@ struct CairoLibrary: @unchecked Sendable {
 
     private static func load() throws(CairoError) -> CairoLibrary {
         var handle: UnsafeMutableRawPointer?
+        var opened = fileNames[0]
         var reasons: [String] = []
         for name in fileNames {
+            opened = name
             // RTLD_LAZY: Cairo's own calls into pixman, libpng and FreeType are bound when first made, as
             // a linked library's are, not all at once. RTLD_LOCAL: its symbols stay out of the global
             // namespace; only these pointers reach them.
@@ -91,8 +93,9 @@ struct CairoLibrary: @unchecked Sendable {
         guard let handle else { throw CairoError.libraryMissing(reasons.first ?? "") }
         func symbol<Function>(_ name: String) throws(CairoError) -> Function {
             guard let address = dlsym(handle, name) else {
-                // cairo_pdf_surface_set_metadata, the newest used, came with Cairo 1.16.
-                throw CairoError.libraryMissing("\(fileNames[0]) has no \(name); tally needs Cairo 1.16 or later")
+                // cairo_pdf_surface_set_metadata, the newest used, came with Cairo 1.16. The file
+                // named is the one opened (on macOS, one of several tried).
+                throw CairoError.libraryMissing("\(opened) has no \(name); tally needs Cairo 1.16 or later")
             }
             return unsafeBitCast(address, to: Function.self)
         }
