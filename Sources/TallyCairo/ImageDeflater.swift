@@ -137,12 +137,15 @@ struct MatchFinder {
         previous.deallocate()
     }
 
+    // Loads read little-endian on every machine (a no-op on x86-64 and arm64): the first differing
+    // byte is then the lowest set byte of an exclusive or, and the hashes, so the bytes written,
+    // are the same everywhere.
     @inline(__always) private func load32(_ at: Int) -> UInt32 {
-        UnsafeRawPointer(input + at).loadUnaligned(as: UInt32.self)
+        UInt32(littleEndian: UnsafeRawPointer(input + at).loadUnaligned(as: UInt32.self))
     }
 
     @inline(__always) private func load64(_ at: Int) -> UInt64 {
-        UnsafeRawPointer(input + at).loadUnaligned(as: UInt64.self)
+        UInt64(littleEndian: UnsafeRawPointer(input + at).loadUnaligned(as: UInt64.self))
     }
 
     @inline(__always) private func hash(_ at: Int) -> Int {
