@@ -29,12 +29,12 @@ extension TallyScene {
                 mark.segments = mark.segments.map { Segment(grid.edge($0.start), grid.edge($0.end)) }
                 return mark
             }
-            let pen = max(1, (mark.width * pixelsPerUnit).rounded())
+            let pen = PixelRounding.pen(mark.width * pixelsPerUnit)
             let axisAligned = mark.segments.allSatisfy {
                 $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y)
             }
             if axisAligned { mark.width = pen / pixelsPerUnit }
-            let odd = pen.truncatingRemainder(dividingBy: 2) == 1
+            let odd = PixelRounding.isOdd(pen)
             mark.segments = mark.segments.map { segment in
                 var moved = Segment(grid.centre(segment.start, odd: odd), grid.centre(segment.end, odd: odd))
                 moved.control = segment.control
@@ -68,15 +68,40 @@ private struct PixelGrid {
     private func snap(_ value: Double, _ origin: Double, odd: Bool) -> Double {
         let pixel = (value - origin) * scale
         guard pixel.isFinite else { return value }
-        let placed = odd ? Self.nearest(pixel - 0.5) + 0.5 : Self.nearest(pixel)
-        return origin + placed / scale
+        return origin + PixelRounding.centre(pixel, odd: odd) / scale
+    }
+}
+
+/// The pixel grid's rounding (SPEC §2, "Small sizes"), in one place for the scene's marks
+/// (`TallyScene.snappedToPixels`) and a caption's glyphs (`Caption`): pens of whole pixels, and
+/// a pen's centre where its edges fall on pixel edges. Arithmetic only, never a call into libm,
+/// with the results of `rounded()` and `truncatingRemainder(dividingBy:)` for every Double.
+package enum PixelRounding {
+    /// A pen `pixels` wide rounded to whole pixels, at least one.
+    @inline(__always)
+    package static func pen(_ pixels: Double) -> Double { max(1, nearest(pixels)) }
+
+    /// Whether a whole number of pixels is odd: `value.truncatingRemainder(dividingBy: 2) == 1`.
+    @inline(__always)
+    package static func isOdd(_ value: Double) -> Bool {
+        // Past 2⁵³ every Double is even; below 1 (or not whole) the remainder is not 1.
+        guard value >= 1 && value < 9_007_199_254_740_992 else { return false }
+        let whole = Int64(value)
+        return Double(whole) == value && whole & 1 == 1
+    }
+
+    /// Where a pen's centre goes, in pixels from the image's corner: a pixel's middle for an odd
+    /// pen, a pixel's edge for an even one.
+    @inline(__always)
+    package static func centre(_ pixel: Double, odd: Bool) -> Double {
+        odd ? nearest(pixel - 0.5) + 0.5 : nearest(pixel)
     }
 
     /// `value.rounded()` (to nearest, halves away from zero) without the call into libm that
     /// `rounded()` is on x86-64: the whole part by conversion, then the exact remainder decides.
     /// The same result for every Double.
     @inline(__always)
-    static func nearest(_ value: Double) -> Double {
+    package static func nearest(_ value: Double) -> Double {
         // From 2⁵² on every Double is whole (and past Int64 the conversion would trap).
         guard abs(value) < 4_503_599_627_370_496 else { return value }
         let whole = Double(Int64(value))

@@ -161,16 +161,17 @@ package struct Caption: Hashable, Sendable {
     package init(_ text: String, height: Double, centreX: Double, top: Double) {
         let set = Setting(text, height: height)
         let pen = set.pen
-        let odd = pen.truncatingRemainder(dividingBy: 2) == 1
-        func snap(_ value: Double) -> Double { odd ? (value - 0.5).rounded() + 0.5 : value.rounded() }
-        let left = (centreX - (set.inkLow + set.inkHigh) / 2).rounded()
-        let top = top.rounded()
+        // On the pixel grid as the scene's marks are (`PixelRounding`): the units here are pixels.
+        let odd = PixelRounding.isOdd(pen)
+        let left = PixelRounding.nearest(centreX - (set.inkLow + set.inkHigh) / 2)
+        let top = PixelRounding.nearest(top)
         let marks = set.glyphLines.map { lines in
             var segments: [Segment] = []
             for line in lines {
                 var previous: Point?
                 for point in line {
-                    let placed = Point(snap(left + point.x), snap(top + point.y))
+                    let placed = Point(
+                        PixelRounding.centre(left + point.x, odd: odd), PixelRounding.centre(top + point.y, odd: odd))
                     if let previous, previous != placed { segments.append(Segment(previous, placed)) }
                     previous = placed
                 }
@@ -204,7 +205,7 @@ package struct Caption: Hashable, Sendable {
         init(_ text: String, height: Double) {
             let digitHeight = max(1, height.rounded(.down))
             let scale = digitHeight / StrokeFont.capHeight
-            pen = max(1, (StrokeFont.pen * scale).rounded())
+            pen = PixelRounding.pen(StrokeFont.pen * scale)
             var advance = 0.0
             for character in text {
                 guard let glyph = StrokeFont.glyph(character) else { continue }
