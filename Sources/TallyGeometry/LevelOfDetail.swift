@@ -29,16 +29,13 @@ extension Detail {
 
 /// SPEC §2, "Level of detail": no pen thinner than 1 output pixel.
 extension TallyScene {
-    /// The scene with every pen at least `Proportions.minimumPenPixels` wide when one layout
-    /// unit is `pixelsPerUnit` output pixels (SPEC §2: no pen thinner than 1 output pixel).
-    package func flooringPens(pixelsPerUnit: Double) -> TallyScene {
+    /// Widens every pen to at least `Proportions.minimumPenPixels` when one layout unit is
+    /// `pixelsPerUnit` output pixels (SPEC §2: no pen thinner than 1 output pixel), in place.
+    package mutating func floorPens(pixelsPerUnit: Double) {
         let floor = Proportions.minimumPenPixels / pixelsPerUnit
-        guard floor.isFinite else { return self }
-        let floored = marks.map { mark in
-            var mark = mark
-            if !mark.kind.isFilled && mark.width < floor { mark.width = floor }
-            return mark
+        guard floor.isFinite else { return }
+        for index in marks.indices where !marks[index].kind.isFilled && marks[index].width < floor {
+            marks[index].width = floor
         }
-        return TallyScene(count: count, canvas: canvas, detail: detail, goal: goal, marks: floored)
     }
 }

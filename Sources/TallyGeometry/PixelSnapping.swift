@@ -1,7 +1,7 @@
 /// The output pixel grid (SPEC §2, "Small sizes"; "The SVG at its declared size"): equal marks
 /// look equal in every image with a size, PNG and SVG alike.
 extension TallyScene {
-    /// The scene with its axis-aligned pens landing on whole pixels when layout unit `x` is drawn
+    /// Moves the axis-aligned pens to land on whole pixels when layout unit `x` is drawn
     /// at pixel `(x - visible.minX) × pixelsPerUnit` (and likewise `y`), as a PNG draws it.
     ///
     /// An anti-aliased line that straddles a pixel edge turns into two grey columns; the same
@@ -19,30 +19,36 @@ extension TallyScene {
     /// - Parameters:
     ///   - pixelsPerUnit: the output scale (`Viewport.pixelsPerUnit`).
     ///   - visible: the layout box at the image's top left (`Viewport.visible`).
-    package func snappedToPixels(pixelsPerUnit: Double, visible: Rect) -> TallyScene {
-        guard pixelsPerUnit.isFinite, pixelsPerUnit > 0 else { return self }
+    package mutating func snapToPixels(pixelsPerUnit: Double, visible: Rect) {
+        guard pixelsPerUnit.isFinite, pixelsPerUnit > 0 else { return }
         let grid = PixelGrid(scale: pixelsPerUnit, origin: Point(visible.minX, visible.minY))
-        let snapped = marks.map { mark -> Mark in
-            if mark.kind == .caption { return mark }
-            var mark = mark
-            if mark.kind.isFilled {
-                mark.segments = mark.segments.map { Segment(grid.edge($0.start), grid.edge($0.end)) }
-                return mark
-            }
-            let pen = PixelRounding.pen(mark.width * pixelsPerUnit)
-            let axisAligned = mark.segments.allSatisfy {
-                $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y)
-            }
-            if axisAligned { mark.width = pen / pixelsPerUnit }
-            let odd = PixelRounding.isOdd(pen)
-            mark.segments = mark.segments.map { segment in
-                var moved = Segment(grid.centre(segment.start, odd: odd), grid.centre(segment.end, odd: odd))
-                moved.control = segment.control
-                return moved
-            }
-            return mark
+        // In place: a scene fresh from the builder owns its marks and their segments, so no
+        // array is copied (the copies and their release were a fifth of an SVG's cost).
+        for index in marks.indices where marks[index].kind != .caption {
+            marks[index].snap(to: grid, pixelsPerUnit: pixelsPerUnit)
         }
-        return TallyScene(count: count, canvas: canvas, detail: detail, goal: goal, marks: snapped)
+    }
+}
+
+extension Mark {
+    /// This mark on the pixel grid, as `TallyScene.snapToPixels` describes.
+    fileprivate mutating func snap(to grid: PixelGrid, pixelsPerUnit: Double) {
+        if kind.isFilled {
+            for index in segments.indices {
+                segments[index] = Segment(grid.edge(segments[index].start), grid.edge(segments[index].end))
+            }
+            return
+        }
+        let pen = PixelRounding.pen(width * pixelsPerUnit)
+        let axisAligned = segments.allSatisfy {
+            $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y)
+        }
+        if axisAligned { width = pen / pixelsPerUnit }
+        let odd = PixelRounding.isOdd(pen)
+        for index in segments.indices {
+            segments[index].start = grid.centre(segments[index].start, odd: odd)
+            segments[index].end = grid.centre(segments[index].end, odd: odd)
+        }
     }
 }
 
@@ -54,12 +60,14 @@ private struct PixelGrid {
     let origin: Point
 
     /// A point moved to the nearest pixel edge.
+    @inline(__always)
     func edge(_ point: Point) -> Point {
         Point(snap(point.x, origin.x, odd: false), snap(point.y, origin.y, odd: false))
     }
 
     /// A point moved to where a pen's centre puts its edges on pixel edges: a pixel's middle
     /// for an odd pen, an edge for an even one.
+    @inline(__always)
     func centre(_ point: Point, odd: Bool) -> Point {
         Point(snap(point.x, origin.x, odd: odd), snap(point.y, origin.y, odd: odd))
     }

@@ -155,7 +155,8 @@ public struct TallyScene: Hashable, Sendable {
     public let detail: Detail
     /// In count order: a mark comes after every mark that was drawn before it as the count grew,
     /// and a unit's cap after the unit's own detail.
-    public let marks: [Mark]
+    /// (Settable inside the package, so the pen floor and the pixel grid adjust marks in place.)
+    public internal(set) var marks: [Mark]
 
     /// The goal the count is drawn toward (`--of`, SPEC §6), or nil.
     public let goal: TallyCount?
@@ -241,9 +242,8 @@ public struct TallyScene: Hashable, Sendable {
         return marks.map { $0.kind.isTally && !old.contains($0) }
     }
 
-    /// The scene with a caption written under it (`--caption`): the caption's glyphs follow the
-    /// tally's marks.
-    package func adding(_ caption: Caption) -> TallyScene {
-        TallyScene(count: count, canvas: canvas, detail: detail, goal: goal, marks: marks + caption.marks)
+    /// Writes a caption under the scene (`--caption`): the caption's glyphs follow the tally's marks.
+    package mutating func append(_ caption: Caption) {
+        marks += caption.marks
     }
 }

@@ -106,7 +106,7 @@ package enum Gallery {
         }
         var tiles: [Tile] = []
         for (index, count) in counts.enumerated() {
-            let layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)
+            let layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)
             do {
                 layout = try Renderer.layout(count, format.tileFormat, tileSettings)
             } catch {

@@ -232,8 +232,8 @@ extension RenderError: CustomStringConvertible {
 
 /// count → scene → bytes. Every setting is checked, and every limit, before a mark is made.
 public enum Renderer {
-    /// The scene the settings draw for a count, with the viewport it is drawn into, and the
-    /// same scene before the ink style and the pen floor (what `--animate-from` compares).
+    /// The scene the settings draw for a count, with the viewport it is drawn into, and for
+    /// `--animate-from` which of its marks are new since the earlier count.
     ///
     /// The order is SPEC §2's: the frame, then the fit, then the viewport (size, margin and the
     /// caption's band), and only then the level of detail, the whole-pixel placement and the pen
@@ -242,7 +242,7 @@ public enum Renderer {
     package static func layout(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings)
         throws(RenderError)
         -> (
-            scene: TallyScene, viewport: Viewport, clean: TallyScene
+            scene: TallyScene, viewport: Viewport, newMarks: [Bool]?
         )
     {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
@@ -278,16 +278,24 @@ public enum Renderer {
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
-        var clean = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
-        if let caption { clean = clean.adding(caption.caption(in: viewport, over: clean.marks)) }
-        var scene = settings.style == .ink ? InkStyle.apply(to: clean, seed: settings.seed) : clean
-        if scaled { scene = scene.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit) }
+        var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
+        if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
+        var newMarks: [Bool]?
+        if case .since(let from) = settings.animation {
+            // The earlier count in the same frame, so forms that depend on the frame compare
+            // alike; compared as designed, before the ink style, the floor and the grid move
+            // anything.
+            newMarks = scene.marksNew(since: TallyScene(count: from, frame: canvas.level, detail: detail))
+        }
+        if settings.style == .ink { scene = InkStyle.apply(to: scene, seed: settings.seed) }
+        // The scene is adjusted in place from here: nothing else holds its marks.
+        if scaled { scene.floorPens(pixelsPerUnit: viewport.pixelsPerUnit) }
         if scaled && settings.style == .clean {
             // Axis-aligned pens on whole pixels, so equal marks look equal; the same for every
             // format, so an SVG drawn at its own width and height shows the PNG's pixels.
-            scene = scene.snappedToPixels(pixelsPerUnit: viewport.pixelsPerUnit, visible: viewport.visible)
+            scene.snapToPixels(pixelsPerUnit: viewport.pixelsPerUnit, visible: viewport.visible)
         }
-        return (scene, viewport, clean)
+        return (scene, viewport, newMarks)
     }
 
     /// The caption of a count (SPEC §2, "Magnitude in the picture") and the viewport with room for it.
@@ -337,22 +345,22 @@ public enum Renderer {
             scene.canvas.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
         if settings.isScaled(format) {
-            drawn = drawn.flooringPens(pixelsPerUnit: viewport.pixelsPerUnit)
+            drawn.floorPens(pixelsPerUnit: viewport.pixelsPerUnit)
         }
         var settings = settings
         settings.animation = .none
-        return try render((drawn, viewport, drawn), as: format, settings)
+        return try render((drawn, viewport, nil), as: format, settings)
     }
 
     /// The bytes of a layout made by `layout(_:_:_:)` with the same format and settings, for a caller that
     /// needs the layout first (a batch sizes its memory budget by the viewport).
     /// - Parameter svgID: the SVG root's id (a gallery gives each tile its own); package-only.
     package static func render(
-        _ layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene), as format: OutputFormat,
+        _ layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?), as format: OutputFormat,
         _ settings: RenderSettings,
         svgID: String = "tally"
     ) throws(RenderError) -> [UInt8] {
-        let (scene, viewport, clean) = layout
+        let (scene, viewport, newMarks) = layout
         switch format {
         case .json:
             return SceneJSON.encodedBytes(scene, viewport: settings.side == nil ? nil : viewport)
@@ -363,10 +371,8 @@ public enum Renderer {
                 animated = .none
             case .all:
                 animated = .all
-            case .since(let from):
-                // The earlier count in the same frame, so forms that depend on the frame compare alike.
-                let new = clean.marksNew(
-                    since: TallyScene(count: from, frame: clean.canvas.level, detail: clean.detail))
+            case .since:
+                let new = newMarks ?? []
                 animated = .only(Set(new.indices.filter { new[$0] }))
             }
             let options = SVGOptions(

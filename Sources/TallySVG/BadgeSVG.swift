@@ -63,7 +63,7 @@ extension SVGRenderer {
         }
         for mark in badge.marks {
             out.append(literal: "<path class=\"")
-            out.append(bytes: classes.name(of: mark))
+            classes.appendName(of: mark, to: &out)
             out.append(literal: "\" d=\"")
             appendPathData(&out, mark, digits: 2)
             out.append(literal: "\"/>\n")

@@ -136,7 +136,7 @@ package enum SVGRenderer {
 
         for (index, mark) in scene.marks.enumerated() {
             out.append(literal: "<path class=\"")
-            out.append(bytes: classes.name(of: mark))
+            classes.appendName(of: mark, to: &out)
             // Flags beyond the marks, or missing for some, mean "still": never a trap.
             let timing = timings.flatMap { index < $0.count ? $0[index] : nil }
             if timing != nil { out.append(literal: " a") }
@@ -272,9 +272,12 @@ package enum SVGRenderer {
         func appendColors(dark: Bool, withPens: Bool) {
             let palette = appearance.palette(dark: dark)
             for rule in classes.rules {
+                out.append(scope)
+                out.append(rule.selector)
                 if rule.isFilled {
                     // A progress mark is a light fill, never a pen (SPEC §2).
-                    out.append(scope + rule.selector + "{fill:" + palette[rule.color].css)
+                    out.append(literal: "{fill:")
+                    out.append(palette[rule.color].css)
                     if withPens {
                         appendOpacity(&out, "fill", rule.opacity)
                         out.append(";stroke:none")
@@ -282,7 +285,8 @@ package enum SVGRenderer {
                     out.append("}")
                     continue
                 }
-                out.append(scope + rule.selector + "{stroke:" + palette[rule.color].css)
+                out.append(literal: "{stroke:")
+                out.append(palette[rule.color].css)
                 if withPens, let width = rule.width {
                     out.append(";stroke-width:")
                     out.append(width / divisor, digits: digits, leadingZero: false)
@@ -335,6 +339,16 @@ struct MarkClasses {
         let unit: UInt64
         let name: [UInt8]
     }
+
+    /// The first mark of a (kind, unit) seen, without its segments: a plain value, so keeping
+    /// and comparing one retains nothing.
+    private struct Seen {
+        let kind: MarkKind
+        let unit: UInt64
+        let color: ColorToken
+        let width: Double
+        let opacity: Double
+    }
     let hasVaryingWidths: Bool
     /// Whether marks of one class differ in opacity, so each path carries its own.
     let hasVaryingOpacities: Bool
@@ -342,15 +356,19 @@ struct MarkClasses {
     /// One pass over the marks with a short array of the (kind, unit) pairs seen (a scene has
     /// a handful), no hashing or string keys per mark: this runs for every SVG.
     init(_ marks: [Mark]) {
-        var seen: [Mark] = []
+        var seen: [Seen] = []
         var varying = false
         var varyingOpacity = false
-        for mark in marks {
-            if let first = seen.first(where: { $0.kind == mark.kind && $0.unit == mark.unit }) {
-                if first.width != mark.width { varying = true }
-                if first.opacity != mark.opacity { varyingOpacity = true }
+        for index in marks.indices {
+            let (kind, unit) = (marks[index].kind, marks[index].unit)
+            if let first = seen.firstIndex(where: { $0.kind == kind && $0.unit == unit }) {
+                if seen[first].width != marks[index].width { varying = true }
+                if seen[first].opacity != marks[index].opacity { varyingOpacity = true }
             } else {
-                seen.append(mark)
+                seen.append(
+                    Seen(
+                        kind: kind, unit: unit, color: marks[index].color, width: marks[index].width,
+                        opacity: marks[index].opacity))
             }
         }
         hasVaryingWidths = varying
@@ -372,8 +390,12 @@ struct MarkClasses {
         }
     }
 
-    /// The class attribute of a mark, as UTF-8.
-    func name(of mark: Mark) -> [UInt8] {
-        names.first { $0.kind == mark.kind && $0.unit == mark.unit }?.name ?? Array(mark.kind.rawValue.utf8)
+    /// Writes the class attribute of a mark.
+    func appendName(of mark: Mark, to out: inout TextBuffer) {
+        for index in names.indices where names[index].kind == mark.kind && names[index].unit == mark.unit {
+            out.append(bytes: names[index].name)
+            return
+        }
+        out.append(mark.kind.rawValue)
     }
 }

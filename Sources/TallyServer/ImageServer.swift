@@ -139,7 +139,7 @@ package struct ImageServer: Sendable {
     func draw(_ query: RenderQuery) async -> Drawing {
         // The scene and the viewport first (cheap: marks grow with the digits), so the server's
         // own cap is checked before a pixel is allocated.
-        let layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)
+        let layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)
         do {
             layout = try Renderer.layout(query.count, query.format, query.settings)
         } catch {

@@ -32,16 +32,23 @@ public struct RGBA: Hashable, Sendable {
     /// `#rrggbb`, or `#rrggbbaa` when not opaque; `none` when fully clear.
     public var css: String {
         if isClear { return "none" }
-        // Byte by byte: this runs for every colour rule of every SVG.
+        // Straight into the string's own storage: this runs for every colour rule of every SVG.
         func hex(_ nibble: UInt8) -> UInt8 {
             nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
         }
-        var text: [UInt8] = [UInt8(ascii: "#")]
-        for byte in alpha == 255 ? [red, green, blue] : [red, green, blue, alpha] {
-            text.append(hex(byte >> 4))
-            text.append(hex(byte & 0xF))
+        let opaque = alpha == 255
+        return String(unsafeUninitializedCapacity: opaque ? 7 : 9) { text in
+            func write(_ byte: UInt8, at index: Int) {
+                text[index] = hex(byte >> 4)
+                text[index + 1] = hex(byte & 0xF)
+            }
+            text[0] = UInt8(ascii: "#")
+            write(red, at: 1)
+            write(green, at: 3)
+            write(blue, at: 5)
+            if !opaque { write(alpha, at: 7) }
+            return opaque ? 7 : 9
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Channels from 0 to 1, for Cairo.

@@ -259,7 +259,8 @@ import Testing
         ) { digits, raw, logScale in
             let n = countWithDigits(digits, raw)
             let pixelsPerUnit = pow10(logScale)
-            let floored = scene(n, .automatic(pixelsPerUnit: pixelsPerUnit)).flooringPens(pixelsPerUnit: pixelsPerUnit)
+            var floored = scene(n, .automatic(pixelsPerUnit: pixelsPerUnit))
+            floored.floorPens(pixelsPerUnit: pixelsPerUnit)
             if let thin = floored.marks.first(where: { !$0.kind.isFilled && $0.width * pixelsPerUnit < 0.999_999 }) {
                 Issue.record("count \(n): \(describe(thin)) is \(thin.width * pixelsPerUnit) px wide")
             }
