@@ -106,10 +106,11 @@ package struct CaptionLayout: Hashable, Sendable {
         // Inside the margins; a caption as wide as the room between them (`fit` sized it so)
         // is centred on the image.
         let margin = max(Proportions.minimumMarginPixels, viewport.width * Proportions.marginShare)
-        let half = Caption.inkWidth(text, height: digitPixels) / 2
-        let (lowest, highest) = (margin + half, viewport.width - margin - half)
-        centre = lowest < highest ? min(max(centre, lowest), highest) : viewport.width / 2
-        return Caption(text, height: digitPixels, centreX: centre, top: top)
-            .placed(scale: 1 / scale, origin: Point(viewport.visible.minX, viewport.visible.minY))
+        let placement = (scale: 1 / scale, origin: Point(viewport.visible.minX, viewport.visible.minY))
+        return Caption(text, height: digitPixels, top: top, placement: placement) { inkWidth in
+            let half = inkWidth / 2
+            let (lowest, highest) = (margin + half, viewport.width - margin - half)
+            return lowest < highest ? min(max(centre, lowest), highest) : viewport.width / 2
+        }
     }
 }

@@ -32,83 +32,133 @@ package enum StrokeFont {
         }
     }
 
-    /// The glyph of a character; nil for a character the font does not have.
+    /// The glyph of a character; nil for a character the font does not have (or one of more
+    /// than one Unicode scalar).
     package static func glyph(_ character: Character) -> Glyph? {
-        guard let ascii = character.asciiValue else {
-            if character == "×" { return times }
-            return Words.superscriptDigits.firstIndex(of: character).map { raisedDigits[$0] }
-        }
-        switch ascii {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digits[Int(ascii - UInt8(ascii: "0"))]
-        case UInt8(ascii: ","): return comma
-        case UInt8(ascii: "."): return point
-        default: return letters[character]
+        let scalars = character.unicodeScalars
+        guard let scalar = scalars.first, scalars.count == 1 else { return nil }
+        return glyph(scalar)
+    }
+
+    /// The glyph of a Unicode scalar: every character the font has is one scalar, so text is
+    /// set scalar by scalar, without the grapheme breaking of a walk by `Character`.
+    package static func glyph(_ scalar: Unicode.Scalar) -> Glyph? {
+        switch scalar {
+        case "0"..."9": return digits[Int(scalar.value - ("0" as Unicode.Scalar).value)]
+        case ",": return comma
+        case ".": return point
+        case "×": return times
+        case "K": return letterK
+        case "M": return letterM
+        case "B": return letterB
+        case "T": return letterT
+        default: return raisedScalars.firstIndex(of: scalar).map { raisedDigits[$0] }
         }
     }
 
     /// The width of a text set in the font, without the space after its last glyph.
     package static func width(of text: String) -> Double {
-        let glyphs = text.compactMap(glyph)
-        guard let last = glyphs.last else { return 0 }
-        return glyphs.dropLast().reduce(0) { $0 + $1.advance } + last.advance - last.space
+        var width = 0.0
+        var lastSpace: Double?
+        for scalar in text.unicodeScalars {
+            guard let glyph = glyph(scalar) else { continue }
+            width += glyph.advance
+            lastSpace = glyph.space
+        }
+        guard let lastSpace else { return 0 }
+        return width - lastSpace
     }
 
     /// The space between one glyph's ink and the next, in font units.
     static let spacing = 2.0
 
-    private static func points(_ pairs: [(Double, Double)]) -> [Point] { pairs.map { Point($0.0, $0.1) } }
+    /// A digit's advance: every digit is as wide, so columns of numbers line up.
+    private static let digitAdvance = 4 + spacing
 
+    // A literal of glyphs, not a table mapped into glyphs: no nested array is built and thrown
+    // away when the font is first used.
     private static let digits: [Glyph] = [
         // 0: an oval.
-        [[(1.2, 0), (2.8, 0), (4, 1.4), (4, 6.6), (2.8, 8), (1.2, 8), (0, 6.6), (0, 1.4), (1.2, 0)]],
+        Glyph(
+            strokes: [
+                [
+                    Point(1.2, 0), Point(2.8, 0), Point(4, 1.4), Point(4, 6.6), Point(2.8, 8), Point(1.2, 8),
+                    Point(0, 6.6),
+                    Point(0, 1.4), Point(1.2, 0),
+                ]
+            ], advance: digitAdvance),
         // 1: a flag and a stem.
-        [[(0.9, 1.7), (2.6, 0), (2.6, 8)]],
+        Glyph(strokes: [[Point(0.9, 1.7), Point(2.6, 0), Point(2.6, 8)]], advance: digitAdvance),
         // 2
-        [[(0.1, 1.6), (1.2, 0), (2.8, 0), (4, 1.4), (4, 2.9), (0, 8), (4.1, 8)]],
+        Glyph(
+            strokes: [
+                [
+                    Point(0.1, 1.6), Point(1.2, 0), Point(2.8, 0), Point(4, 1.4), Point(4, 2.9), Point(0, 8),
+                    Point(4.1, 8),
+                ]
+            ], advance: digitAdvance),
         // 3: two bowls meeting at the middle bar.
-        [
-            [(0.1, 1.2), (1.2, 0), (2.8, 0), (3.9, 1.2), (3.9, 2.7), (2.9, 3.8), (1.6, 3.8)],
-            [(2.9, 3.8), (4, 4.9), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.8)],
-        ],
+        Glyph(
+            strokes: [
+                [
+                    Point(0.1, 1.2), Point(1.2, 0), Point(2.8, 0), Point(3.9, 1.2), Point(3.9, 2.7), Point(2.9, 3.8),
+                    Point(1.6, 3.8),
+                ],
+                [Point(2.9, 3.8), Point(4, 4.9), Point(4, 6.7), Point(2.8, 8), Point(1.2, 8), Point(0, 6.8)],
+            ], advance: digitAdvance),
         // 4
-        [[(3.1, 8), (3.1, 0), (0, 5.6), (4.2, 5.6)]],
+        Glyph(strokes: [[Point(3.1, 8), Point(3.1, 0), Point(0, 5.6), Point(4.2, 5.6)]], advance: digitAdvance),
         // 5
-        [[(3.9, 0), (0.5, 0), (0.2, 3.7), (1.3, 3.1), (2.8, 3.1), (4, 4.4), (4, 6.7), (2.8, 8), (1.2, 8), (0, 6.9)]],
+        Glyph(
+            strokes: [
+                [
+                    Point(3.9, 0), Point(0.5, 0), Point(0.2, 3.7), Point(1.3, 3.1), Point(2.8, 3.1), Point(4, 4.4),
+                    Point(4, 6.7), Point(2.8, 8), Point(1.2, 8), Point(0, 6.9),
+                ]
+            ], advance: digitAdvance),
         // 6: a straight stroke down from the top right into its bowl, so at 7 px it is not an 8.
-        [
-            [
-                (3.4, 0), (0.5, 4.1), (0, 5.3), (0, 6.7), (1.2, 8), (2.8, 8), (4, 6.7), (4, 5), (2.8, 3.6), (1.2, 3.6),
-                (0.5, 4.1),
-            ]
-        ],
+        Glyph(
+            strokes: [
+                [
+                    Point(3.4, 0), Point(0.5, 4.1), Point(0, 5.3), Point(0, 6.7), Point(1.2, 8), Point(2.8, 8),
+                    Point(4, 6.7), Point(4, 5), Point(2.8, 3.6), Point(1.2, 3.6),
+                    Point(0.5, 4.1),
+                ]
+            ], advance: digitAdvance),
         // 7
-        [[(0, 0), (4, 0), (1.5, 8)]],
+        Glyph(strokes: [[Point(0, 0), Point(4, 0), Point(1.5, 8)]], advance: digitAdvance),
         // 8: a smaller bowl on a larger one.
-        [
-            [
-                (2, 3.7), (0.9, 3.7), (0.2, 2.9), (0.2, 0.9), (1.1, 0), (2.9, 0), (3.8, 0.9), (3.8, 2.9), (3.1, 3.7),
-                (2, 3.7),
-                (0.9, 3.7), (0, 4.8), (0, 6.8), (1.2, 8), (2.8, 8), (4, 6.8), (4, 4.8), (3.1, 3.7), (2, 3.7),
-            ]
-        ],
+        Glyph(
+            strokes: [
+                [
+                    Point(2, 3.7), Point(0.9, 3.7), Point(0.2, 2.9), Point(0.2, 0.9), Point(1.1, 0), Point(2.9, 0),
+                    Point(3.8, 0.9), Point(3.8, 2.9), Point(3.1, 3.7),
+                    Point(2, 3.7),
+                    Point(0.9, 3.7), Point(0, 4.8), Point(0, 6.8), Point(1.2, 8), Point(2.8, 8), Point(4, 6.8),
+                    Point(4, 4.8), Point(3.1, 3.7), Point(2, 3.7),
+                ]
+            ], advance: digitAdvance),
         // 9: the 6 turned round.
-        [
-            [
-                (0.6, 8), (3.5, 3.9), (4, 2.7), (4, 1.3), (2.8, 0), (1.2, 0), (0, 1.3), (0, 3), (1.2, 4.4), (2.8, 4.4),
-                (3.5, 3.9),
-            ]
-        ],
-    ].map { Glyph(strokes: $0.map(points), advance: 4 + spacing) }
+        Glyph(
+            strokes: [
+                [
+                    Point(0.6, 8), Point(3.5, 3.9), Point(4, 2.7), Point(4, 1.3), Point(2.8, 0), Point(1.2, 0),
+                    Point(0, 1.3), Point(0, 3), Point(1.2, 4.4), Point(2.8, 4.4),
+                    Point(3.5, 3.9),
+                ]
+            ], advance: digitAdvance),
+    ]
 
     /// The grouping comma: a short tail below the baseline.
-    private static let comma = Glyph(strokes: [points([(0.9, 7.1), (0.9, 8), (0.3, 9.6)])], advance: 0.9 + spacing)
+    private static let comma = Glyph(
+        strokes: [[Point(0.9, 7.1), Point(0.9, 8), Point(0.3, 9.6)]], advance: 0.9 + spacing)
 
     /// The decimal point of a short form ("1.23M"): a dot on the baseline.
-    private static let point = Glyph(strokes: [points([(0.6, 7.5), (0.6, 8)])], advance: 0.6 + spacing)
+    private static let point = Glyph(strokes: [[Point(0.6, 7.5), Point(0.6, 8)]], advance: 0.6 + spacing)
 
     /// The times sign of a power of ten ("9.22×10¹⁸"): a small cross at the digits' middle.
     private static let times = Glyph(
-        strokes: [points([(0.3, 2.7), (2.9, 5.3)]), points([(2.9, 2.7), (0.3, 5.3)])], advance: 3.2 + spacing)
+        strokes: [[Point(0.3, 2.7), Point(2.9, 5.3)], [Point(2.9, 2.7), Point(0.3, 5.3)]], advance: 3.2 + spacing)
 
     /// How large a raised digit is against a digit: large enough that the exponent of a 7 px
     /// caption still has 5 px digits, which tell 10¹⁶ from 10¹⁸ at 64 px.
@@ -124,21 +174,24 @@ package enum StrokeFont {
             advance: digit.advance * raisedScale, space: digit.space * raisedScale)
     }
 
-    /// The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions.
-    private static let letters: [Character: Glyph] = [
-        "K": Glyph(
-            strokes: [points([(0, 0), (0, 8)]), points([(4, 0), (0, 4.8)]), points([(1.5, 3.1), (4.1, 8)])],
-            advance: 4 + spacing),
-        "M": Glyph(strokes: [points([(0, 8), (0, 0), (2.5, 5.2), (5, 0), (5, 8)])], advance: 5 + spacing),
-        "B": Glyph(
-            strokes: [
-                points([
-                    (0, 3.8), (2.7, 3.8), (3.6, 2.9), (3.6, 0.9), (2.7, 0), (0, 0), (0, 8), (2.8, 8),
-                    (4, 6.8), (4, 4.9), (2.9, 3.8),
-                ])
-            ], advance: 4 + spacing),
-        "T": Glyph(strokes: [points([(0, 0), (4.4, 0)]), points([(2.2, 0), (2.2, 8)])], advance: 4.4 + spacing),
-    ]
+    /// `Words.superscriptDigits` as scalars, in the same order as `raisedDigits`.
+    private static let raisedScalars: [Unicode.Scalar] = Words.superscriptDigits.map { $0.unicodeScalars.first! }
+
+    // The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions.
+    private static let letterK = Glyph(
+        strokes: [[Point(0, 0), Point(0, 8)], [Point(4, 0), Point(0, 4.8)], [Point(1.5, 3.1), Point(4.1, 8)]],
+        advance: 4 + spacing)
+    private static let letterM = Glyph(
+        strokes: [[Point(0, 8), Point(0, 0), Point(2.5, 5.2), Point(5, 0), Point(5, 8)]], advance: 5 + spacing)
+    private static let letterB = Glyph(
+        strokes: [
+            [
+                Point(0, 3.8), Point(2.7, 3.8), Point(3.6, 2.9), Point(3.6, 0.9), Point(2.7, 0), Point(0, 0),
+                Point(0, 8), Point(2.8, 8), Point(4, 6.8), Point(4, 4.9), Point(2.9, 3.8),
+            ]
+        ], advance: 4 + spacing)
+    private static let letterT = Glyph(
+        strokes: [[Point(0, 0), Point(4.4, 0)], [Point(2.2, 0), Point(2.2, 8)]], advance: 4.4 + spacing)
 }
 
 /// Text written in `StrokeFont`: a count under the tally (`Magnitude`, `--caption`), a gallery's
@@ -153,49 +206,72 @@ package struct Caption: Hashable, Sendable {
     package let inkBounds: Rect
 
     /// A caption of a given size and place, on the grid of whole units (a gallery writes its
-    /// labels in pixels; `Magnitude` sets a caption in pixels and then places it, `placed`).
+    /// labels in pixels).
     /// - Parameters:
     ///   - height: the height of a digit (rounded down to whole units, at least one).
     ///   - centreX: the middle of the text.
     ///   - top: the top of the digits.
     package init(_ text: String, height: Double, centreX: Double, top: Double) {
+        self.init(text, height: height, top: top, placement: nil) { _ in centreX }
+    }
+
+    /// A caption set on the grid of whole units and centred where `centre` says once the ink's
+    /// width is known (`Magnitude` keeps it inside the margins), then, with a `placement`, put
+    /// into another space: every point p at `origin + p × scale` and every pen `scale` times as
+    /// wide (a caption set in output pixels, placed in layout units). Set and placed in one pass
+    /// over the glyphs, with no array in between.
+    /// - Parameters:
+    ///   - height: the height of a digit (rounded down to whole units, at least one).
+    ///   - top: the top of the digits.
+    ///   - centre: the middle of the text, given the width of its ink, pen included.
+    package init(
+        _ text: String, height: Double, top: Double, placement: (scale: Double, origin: Point)?,
+        centre: (_ inkWidth: Double) -> Double
+    ) {
         let set = Setting(text, height: height)
         let pen = set.pen
         // On the pixel grid as the scene's marks are (`PixelRounding`): the units here are pixels.
         let odd = PixelRounding.isOdd(pen)
-        let left = PixelRounding.nearest(centreX - (set.inkLow + set.inkHigh) / 2)
+        let left = PixelRounding.nearest(centre(set.inkHigh - set.inkLow + pen) - (set.inkLow + set.inkHigh) / 2)
         let top = PixelRounding.nearest(top)
-        let marks = set.glyphLines.map { lines in
+        let (scale, origin) = placement ?? (1, Point(0, 0))
+        func move(_ point: Point) -> Point {
+            placement == nil ? point : Point(origin.x + point.x * scale, origin.y + point.y * scale)
+        }
+        var marks: [Mark] = []
+        var advance = 0.0
+        for scalar in text.unicodeScalars {
+            guard let glyph = StrokeFont.glyph(scalar) else { continue }
             var segments: [Segment] = []
-            for line in lines {
+            for line in glyph.strokes {
                 var previous: Point?
                 for point in line {
+                    let scaled = Point(advance + point.x * set.scale, point.y * set.scale)
                     let placed = Point(
-                        PixelRounding.centre(left + point.x, odd: odd), PixelRounding.centre(top + point.y, odd: odd))
-                    if let previous, previous != placed { segments.append(Segment(previous, placed)) }
+                        PixelRounding.centre(left + scaled.x, odd: odd), PixelRounding.centre(top + scaled.y, odd: odd))
+                    if let previous, previous != placed { segments.append(Segment(move(previous), move(placed))) }
                     previous = placed
                 }
             }
-            return Mark(kind: .caption, unit: 0, color: .c1, width: pen, segments: segments)
+            marks.append(
+                Mark(
+                    kind: .caption, unit: 0, color: .c1, width: placement == nil ? pen : pen * scale,
+                    segments: segments))
+            advance += glyph.advance * set.scale
         }
         self.marks = marks
-        self.inkBounds = Rect(
-            minX: left + set.inkLow - pen / 2, minY: top + set.inkTop - pen / 2, width: set.inkHigh - set.inkLow + pen,
-            height: set.inkBottom - set.inkTop + pen)
+        let corner = move(Point(left + set.inkLow - pen / 2, top + set.inkTop - pen / 2))
+        let (width, height) = (set.inkHigh - set.inkLow + pen, set.inkBottom - set.inkTop + pen)
+        self.inkBounds =
+            placement == nil
+            ? Rect(minX: corner.x, minY: corner.y, width: width, height: height)
+            : Rect(minX: corner.x, minY: corner.y, width: width * scale, height: height * scale)
     }
 
-    /// The width of the caption's ink, pen included, at `height`: what `init` would give as
-    /// `inkBounds.width`, without placing the marks (a layout measures before it places).
-    package static func inkWidth(_ text: String, height: Double) -> Double {
-        let set = Setting(text, height: height)
-        return set.inkHigh - set.inkLow + set.pen
-    }
-
-    /// The text's glyphs scaled to the height, as polylines from the text's start (to centre the
-    /// ink itself: a "1" starts a unit into its advance), with the ink's extent, measured in the
-    /// same pass.
+    /// The text's scale, pen and ink extent, from its glyphs scaled to the height, measured from
+    /// the text's start (to centre the ink itself: a "1" starts a unit into its advance).
     private struct Setting {
-        var glyphLines: [[[Point]]] = []
+        let scale: Double
         let pen: Double
         var inkLow = Double.infinity
         var inkHigh = -Double.infinity
@@ -204,47 +280,23 @@ package struct Caption: Hashable, Sendable {
 
         init(_ text: String, height: Double) {
             let digitHeight = max(1, height.rounded(.down))
-            let scale = digitHeight / StrokeFont.capHeight
+            scale = digitHeight / StrokeFont.capHeight
             pen = PixelRounding.pen(StrokeFont.pen * scale)
             var advance = 0.0
-            for character in text {
-                guard let glyph = StrokeFont.glyph(character) else { continue }
-                glyphLines.append(
-                    glyph.strokes.map { line in
-                        line.map { point in
-                            let scaled = Point(advance + point.x * scale, point.y * scale)
-                            inkLow = min(inkLow, scaled.x)
-                            inkHigh = max(inkHigh, scaled.x)
-                            inkTop = min(inkTop, scaled.y)
-                            inkBottom = max(inkBottom, scaled.y)
-                            return scaled
-                        }
-                    })
+            for scalar in text.unicodeScalars {
+                guard let glyph = StrokeFont.glyph(scalar) else { continue }
+                for line in glyph.strokes {
+                    for point in line {
+                        let scaled = Point(advance + point.x * scale, point.y * scale)
+                        inkLow = min(inkLow, scaled.x)
+                        inkHigh = max(inkHigh, scaled.x)
+                        inkTop = min(inkTop, scaled.y)
+                        inkBottom = max(inkBottom, scaled.y)
+                    }
+                }
                 advance += glyph.advance * scale
             }
             if inkLow > inkHigh { (inkLow, inkHigh, inkTop, inkBottom) = (0, 0, 0, 0) }
         }
-    }
-
-    private init(marks: [Mark], inkBounds: Rect) {
-        self.marks = marks
-        self.inkBounds = inkBounds
-    }
-
-    /// The caption in another space: every point p at `origin + p × scale` and every pen `scale`
-    /// times as wide (a caption set in output pixels, placed in layout units).
-    package func placed(scale: Double, origin: Point) -> Caption {
-        func move(_ point: Point) -> Point { Point(origin.x + point.x * scale, origin.y + point.y * scale) }
-        let marks = self.marks.map { mark in
-            var mark = mark
-            mark.width *= scale
-            mark.segments = mark.segments.map { Segment(move($0.start), move($0.end)) }
-            return mark
-        }
-        let corner = move(Point(inkBounds.minX, inkBounds.minY))
-        return Caption(
-            marks: marks,
-            inkBounds: Rect(
-                minX: corner.x, minY: corner.y, width: inkBounds.width * scale, height: inkBounds.height * scale))
     }
 }

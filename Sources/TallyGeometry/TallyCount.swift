@@ -66,15 +66,14 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         guard var digits = Self.ungrouped(Substring(text)) else { throw .notANumber }
         if digits.first == "-" {
             digits = digits.dropFirst()
-            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.contains(where: { $0 != "0" })
-            {
+            if !digits.isEmpty, Self.isDigits(digits), digits.contains(where: { $0 != "0" }) {
                 throw .negative
             }
-            if digits.isEmpty || !digits.allSatisfy({ $0.isASCII && $0.isNumber }) { throw .notANumber }
+            if digits.isEmpty || !Self.isDigits(digits) { throw .notANumber }
         } else if digits.first == "+" {
             digits = digits.dropFirst()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notANumber }
+        guard !digits.isEmpty, Self.isDigits(digits) else { throw .notANumber }
         var value: UInt64 = 0
         for digit in digits.utf8 {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
@@ -86,16 +85,24 @@ public struct TallyCount: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.value = value
     }
 
+    /// Whether every character is an ASCII digit, read as UTF-8: the same answer as asking each
+    /// `Character` (`isASCII && isNumber`), without breaking the text into grapheme clusters.
+    private static func isDigits(_ text: Substring) -> Bool {
+        text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     /// The text without its grouping separators, or nil when they are not grouping by threes
     /// (`1,23`, `1,234_567`, `,123`). Text without separators comes back as it is.
     private static func ungrouped(_ text: Substring) -> Substring? {
-        guard let separator = text.first(where: { $0 == "," || $0 == "_" }) else { return text }
+        guard let separator = text.utf8.first(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "_") })
+        else { return text }
         var sign = text.prefix { $0 == "-" || $0 == "+" }
         if sign.count > 1 { sign = sign.prefix(1) }
-        let groups = text.dropFirst(sign.count).split(separator: separator, omittingEmptySubsequences: false)
+        let groups = text.dropFirst(sign.count).split(
+            separator: Character(Unicode.Scalar(separator)), omittingEmptySubsequences: false)
         guard let first = groups.first, (1...3).contains(first.count),
             groups.dropFirst().allSatisfy({ $0.count == 3 }),
-            groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+            groups.allSatisfy(isDigits)
         else { return nil }
         return Substring(String(sign) + groups.joined())
     }

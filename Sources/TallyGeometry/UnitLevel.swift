@@ -156,12 +156,18 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
         case 3: return "hundred-block"
         default:
             let exponent = rank - 1
-            let scales = ["thousand", "million", "billion", "trillion", "quadrillion", "quintillion", "sextillion"]
-            let scale = scales[exponent / 3 - 1]
-            let prefix = ["", "ten-", "hundred-"][exponent % 3]
+            let scale = Self.scaleNames[exponent / 3 - 1]
+            let prefix = Self.scalePrefixes[exponent % 3]
             return prefix + scale + (shape == .row ? "-row" : "-block")
         }
     }
+
+    /// The scales of the names from a thousand up, each a thousand times the last.
+    private static let scaleNames = [
+        "thousand", "million", "billion", "trillion", "quadrillion", "quintillion", "sextillion",
+    ]
+    /// One, ten or a hundred of a scale.
+    private static let scalePrefixes = ["", "ten-", "hundred-"]
 
     /// The name for `count` of them: "1 hundred-block", "2 hundred-blocks".
     public func name(count: Int) -> String { count == 1 ? name : name + "s" }

@@ -72,7 +72,7 @@ import TallyTestSupport
     /// How far, in output pixels, a layout's caption is from the middle of its tally's ink
     /// (the marks of the count, not a goal's cells), or from the nearest place inside the
     /// margins where it would be.
-    private func captionOffCentre(_ layout: (scene: TallyScene, viewport: Viewport, clean: TallyScene)) throws -> Double
+    private func captionOffCentre(_ layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)) throws -> Double
     {
         func span(_ marks: [Mark]) throws -> (Double, Double) {
             var (low, high) = (Double.infinity, -Double.infinity)

@@ -27,7 +27,7 @@ import TallyTestSupport
     }()
 
     private func layout(_ count: UInt64, _ settings: RenderSettings) throws -> (
-        scene: TallyScene, viewport: Viewport, clean: TallyScene
+        scene: TallyScene, viewport: Viewport, newMarks: [Bool]?
     ) {
         try Renderer.layout(try #require(TallyCount(exactly: count)), .svg, settings)
     }
@@ -62,8 +62,8 @@ import TallyTestSupport
                     $0["\($1.kind)(\($1.unit))", default: 0] += 1
                 }
             }
-            let shown = histogram(content.clean)
-            for (key, number) in histogram(frame.clean) where shown[key, default: 0] < number {
+            let shown = histogram(content.scene)
+            for (key, number) in histogram(frame.scene) where shown[key, default: 0] < number {
                 Issue.record(
                     "\(count) at \(size) px: \(number) \(key) under frame, \(shown[key, default: 0]) under content")
             }
