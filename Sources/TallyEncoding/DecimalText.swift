@@ -106,7 +106,8 @@ package struct TextBuffer: ~Copyable {
         }
         // Half away from zero, by truncation (a conversion instruction, where `rounded` is a
         // call into libm): the same for every value this writer sees, and the same on every machine.
-        let units = UInt64(magnitude + 0.5)
+        // (Through Int64, which x86-64 converts in one instruction: below 9 × 10¹⁵ it is exact.)
+        let units = UInt64(Int64(magnitude + 0.5))
         if units == 0 {
             append(byte: UInt8(ascii: "0"))
             return

@@ -56,6 +56,24 @@ public enum MarkKind: String, CaseIterable, Hashable, Sendable {
     /// Whether the mark is part of the tally: every kind but `caption` and `remaining`, which
     /// are written beside the count's marks and never drawn in by motion or ink.
     public var isTally: Bool { self != .caption && self != .remaining }
+
+    /// The kind's place among `allCases` (its declaration), for writers that order by kind
+    /// without building the `allCases` array (whose element type is made at run time, about
+    /// 11K instructions, in every SVG).
+    package var ordinal: Int {
+        switch self {
+        case .stroke: 0
+        case .slash: 1
+        case .cross: 2
+        case .box: 3
+        case .line: 4
+        case .diagonal: 5
+        case .progress: 6
+        case .edge: 7
+        case .caption: 8
+        case .remaining: 9
+        }
+    }
 }
 
 /// The colour roles of SPEC §3. Backends map them to a palette; the core never names a colour.

@@ -35,7 +35,9 @@ extension SVGRenderer {
             let palette = appearance.palette(dark: dark)
             for rule in classes.rules {
                 let paint = rule.isFilled ? "fill" : "stroke"
-                out.append("\(scope)\(rule.selector){\(paint):\(palette[rule.color].css)")
+                out.append(scope)
+                rule.appendSelector(to: &out)
+                out.append("{\(paint):\(palette[rule.color].css)")
                 if withPens {
                     if !rule.isFilled, let width = rule.width {
                         out.append(";stroke-width:")

@@ -273,7 +273,7 @@ package enum SVGRenderer {
             let palette = appearance.palette(dark: dark)
             for rule in classes.rules {
                 out.append(scope)
-                out.append(rule.selector)
+                rule.appendSelector(to: &out)
                 if rule.isFilled {
                     // A progress mark is a light fill, never a pen (SPEC §2).
                     out.append(literal: "{fill:")
@@ -317,38 +317,47 @@ package enum SVGRenderer {
 
 /// The class of each mark: its kind (SPEC §5), and `u<unit>` where marks of one kind have
 /// several units in the scene, each class with its colour token and pen width.
+///
+/// Its rules are plain values and their names are written straight into the output: every SVG
+/// builds this table, and the first array of each new element type costs about 11K
+/// instructions at run time, more than the rest of the table.
 struct MarkClasses {
     struct Rule {
-        var selector: String
-        var color: ColorToken
-        /// A filled kind (`progress`): a fill rule instead of a pen.
-        var isFilled: Bool
+        let kind: MarkKind
+        let unit: UInt64
+        let color: ColorToken
         /// nil where pens vary mark by mark (the ink style) and each path carries its own.
         var width: Double?
         /// The opacity of every mark of the class; nil where it varies and each path carries its own.
         var opacity: Double?
+        /// Whether marks of this kind have several units in the scene, so the class names the unit.
+        var namesUnit = false
+
+        /// A filled kind (`progress`): a fill rule instead of a pen.
+        var isFilled: Bool { kind.isFilled }
+
+        /// `.box`, or `.box.u100` where boxes of several units share the scene.
+        func appendSelector(to out: inout TextBuffer) {
+            out.append(byte: UInt8(ascii: "."))
+            out.append(kind.rawValue)
+            if namesUnit {
+                out.append(literal: ".u")
+                out.append(integer: unit)
+            }
+        }
+
+        /// The class attribute: `box`, or `box u100`.
+        func appendName(to out: inout TextBuffer) {
+            out.append(kind.rawValue)
+            if namesUnit {
+                out.append(literal: " u")
+                out.append(integer: unit)
+            }
+        }
     }
 
+    /// In a fixed order (kinds as declared, units ascending), so the bytes are deterministic.
     private(set) var rules: [Rule] = []
-    /// The class attribute of each (kind, unit) in the scene, in `rules`' order.
-    private var names: [ClassName] = []
-
-    /// A struct, not a tuple: an array of tuples needs its type built at run time.
-    struct ClassName {
-        let kind: MarkKind
-        let unit: UInt64
-        let name: [UInt8]
-    }
-
-    /// The first mark of a (kind, unit) seen, without its segments: a plain value, so keeping
-    /// and comparing one retains nothing.
-    private struct Seen {
-        let kind: MarkKind
-        let unit: UInt64
-        let color: ColorToken
-        let width: Double
-        let opacity: Double
-    }
     let hasVaryingWidths: Bool
     /// Whether marks of one class differ in opacity, so each path carries its own.
     let hasVaryingOpacities: Bool
@@ -356,44 +365,38 @@ struct MarkClasses {
     /// One pass over the marks with a short array of the (kind, unit) pairs seen (a scene has
     /// a handful), no hashing or string keys per mark: this runs for every SVG.
     init(_ marks: [Mark]) {
-        var seen: [Seen] = []
         var varying = false
         var varyingOpacity = false
         for index in marks.indices {
             let (kind, unit) = (marks[index].kind, marks[index].unit)
-            if let first = seen.firstIndex(where: { $0.kind == kind && $0.unit == unit }) {
-                if seen[first].width != marks[index].width { varying = true }
-                if seen[first].opacity != marks[index].opacity { varyingOpacity = true }
+            if let first = rules.firstIndex(where: { $0.kind == kind && $0.unit == unit }) {
+                if rules[first].width != marks[index].width { varying = true }
+                if rules[first].opacity != marks[index].opacity { varyingOpacity = true }
             } else {
-                seen.append(
-                    Seen(
+                rules.append(
+                    Rule(
                         kind: kind, unit: unit, color: marks[index].color, width: marks[index].width,
                         opacity: marks[index].opacity))
             }
         }
         hasVaryingWidths = varying
         hasVaryingOpacities = varyingOpacity
-        // A fixed order (kinds as declared, units ascending) keeps the bytes deterministic.
-        for kind in MarkKind.allCases {
-            let ofKind = seen.filter { $0.kind == kind }.sorted { $0.unit < $1.unit }
-            for mark in ofKind {
-                // `u<unit>` only where marks of one kind have several units in the scene.
-                let name = ofKind.count > 1 ? "\(kind.rawValue) u\(mark.unit)" : kind.rawValue
-                let selector = ofKind.count > 1 ? ".\(kind.rawValue).u\(mark.unit)" : ".\(kind.rawValue)"
-                names.append(ClassName(kind: kind, unit: mark.unit, name: Array(name.utf8)))
-                rules.append(
-                    Rule(
-                        selector: selector, color: mark.color, isFilled: kind.isFilled,
-                        width: varying ? nil : mark.width,
-                        opacity: varyingOpacity ? nil : mark.opacity))
-            }
+        rules.sort { $0.kind.ordinal != $1.kind.ordinal ? $0.kind.ordinal < $1.kind.ordinal : $0.unit < $1.unit }
+        for index in rules.indices {
+            let kind = rules[index].kind
+            // Sorted, the classes of one kind are neighbours.
+            rules[index].namesUnit =
+                (index > 0 && rules[index - 1].kind == kind)
+                || (index + 1 < rules.count && rules[index + 1].kind == kind)
+            if varying { rules[index].width = nil }
+            if varyingOpacity { rules[index].opacity = nil }
         }
     }
 
     /// Writes the class attribute of a mark.
     func appendName(of mark: Mark, to out: inout TextBuffer) {
-        for index in names.indices where names[index].kind == mark.kind && names[index].unit == mark.unit {
-            out.append(bytes: names[index].name)
+        for index in rules.indices where rules[index].kind == mark.kind && rules[index].unit == mark.unit {
+            rules[index].appendName(to: &out)
             return
         }
         out.append(mark.kind.rawValue)

@@ -72,6 +72,12 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
         }
     }
 
+    /// The style rules are ordered by kind as declared (SPEC §5: the same bytes every run); the
+    /// writer reads that order from `ordinal`, which must be the declaration's.
+    @Test func kindOrdinalsFollowTheDeclaration() {
+        for (index, kind) in MarkKind.allCases.enumerated() { #expect(kind.ordinal == index, "\(kind)") }
+    }
+
     @Test func sameArgumentsSameBytes() throws {
         let settings = RenderSettings(appearance: Appearance(theme: .auto), style: .ink, seed: 42, animation: .all)
         #expect(try render(12_345, settings) == render(12_345, settings))
