@@ -112,31 +112,58 @@ package struct TextBuffer: ~Copyable {
             append(byte: UInt8(ascii: "0"))
             return
         }
-        let negative = value < 0
-        let whole = units / scale
-        var fraction = units - whole * scale
-        var fractionDigits = fraction == 0 ? 0 : digits
-        while fractionDigits > 0 && fraction % 10 == 0 {
-            fraction /= 10
-            fractionDigits -= 1
-        }
-        let showsWhole = whole > 0 || leadingZero || fractionDigits == 0
-        let wholeLength = showsWhole ? Self.digitCount(whole) : 0
-        let sign = negative ? 1 : 0
-        let length = sign + wholeLength + (fractionDigits > 0 ? 1 + fractionDigits : 0)
-        // Straight into the output, at the digits' final places.
-        let target = reserve(length)
-        if negative { target[0] = UInt8(ascii: "-") }
-        if showsWhole { Self.writeDigits(whole, endingAt: target + sign + wholeLength) }
-        if fractionDigits > 0 {
-            let point = sign + wholeLength
-            target[point] = UInt8(ascii: ".")
-            var index = point + fractionDigits
-            while index > point {
-                target[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
-                index -= 1
+        var whole = units
+        var fraction: UInt64 = 0
+        var fractionDigits = 0
+        if digits > 0 {
+            whole = units / scale
+            fraction = units - whole * scale
+            if fraction != 0 {
+                fractionDigits = digits
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    fractionDigits -= 1
+                }
             }
+        }
+        // Straight into the output, at the digits' final places: at most a sign, 16 digits
+        // (units stay under 9 × 10¹⁵), a point and 6 decimals.
+        let target = reserve(24)
+        var length = 0
+        if value < 0 {
+            target[0] = UInt8(ascii: "-")
+            length = 1
+        }
+        if whole > 0 || leadingZero || fractionDigits == 0 {
+            // The short wholes of coordinates without a call, the rest from their length.
+            if whole < 10 {
+                target[length] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: whole)
+                length += 1
+            } else if whole < 100 {
+                Self.writePair(whole, at: target + length)
+                length += 2
+            } else if whole < 1000 {
+                target[length] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: whole / 100)
+                Self.writePair(whole % 100, at: target + length + 1)
+                length += 3
+            } else {
+                length += Self.digitCount(whole)
+                Self.writeDigits(whole, endingAt: target + length)
+            }
+        }
+        if fractionDigits > 0 {
+            target[length] = UInt8(ascii: ".")
+            // Exactly `fractionDigits` places, leading zeros included (.05), two at a time.
+            var place = length + fractionDigits - 1
+            var left = fractionDigits
+            while left >= 2 {
+                Self.writePair(fraction % 100, at: target + place)
+                fraction /= 100
+                place -= 2
+                left -= 2
+            }
+            if left == 1 { target[place + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction) }
+            length += 1 + fractionDigits
         }
         count += length
     }
@@ -187,6 +214,15 @@ package struct TextBuffer: ~Copyable {
     /// "00" … "99": two digits per division, half the work of one at a time.
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Writes `pair` (0 … 99) as two digits at `target`.
+    @inline(__always)
+    private static func writePair(_ pair: UInt64, at target: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        let index = Int(truncatingIfNeeded: pair) &* 2
+        target[0] = pairs[index]
+        target[1] = pairs[index + 1]
+    }
 
     /// Writes `value`'s decimal digits so they end just before `end`.
     @inline(__always)

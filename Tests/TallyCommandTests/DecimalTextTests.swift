@@ -39,6 +39,14 @@ import Testing
         #expect(DecimalText.fixed(1_234_567) == "1234567")
         #expect(DecimalText.fixed(Double(Int64.max)) == "9223372036854775808")  // the nearest Double, 2⁶³
         #expect(DecimalText.fixed(.nan) == "0" && DecimalText.fixed(.infinity) == "0")
+        // Every length of whole part and every count of places, zeros inside kept.
+        #expect(DecimalText.fixed(0.05, digits: 2) == "0.05")
+        #expect(DecimalText.fixed(-7.000001, digits: 6) == "-7.000001")
+        #expect(DecimalText.fixed(12.0625, digits: 4) == "12.0625")
+        #expect(DecimalText.fixed(100.5, digits: 1) == "100.5")
+        #expect(DecimalText.fixed(999.99901, digits: 5) == "999.99901")
+        #expect(DecimalText.fixed(1234.5) == "1234.5")
+        #expect(DecimalText.fixed(30.1000, digits: 6) == "30.1")
         var buffer = TextBuffer(capacity: 1)
         buffer.append(0.5, digits: 3, leadingZero: false)
         buffer.append(byte: UInt8(ascii: " "))
