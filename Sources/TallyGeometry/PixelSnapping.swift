@@ -68,7 +68,7 @@ extension Mark {
     }
 }
 
-/// Layout ↔ pixel arithmetic for `TallyScene.snappedToPixels`.
+/// Layout ↔ pixel arithmetic for `TallyScene.snapToPixels`.
 private struct PixelGrid {
     /// Pixels a layout unit.
     let scale: Double
@@ -97,7 +97,7 @@ private struct PixelGrid {
 }
 
 /// The pixel grid's rounding (SPEC §2, "Small sizes"), in one place for the scene's marks
-/// (`TallyScene.snappedToPixels`) and a caption's glyphs (`Caption`): pens of whole pixels, and
+/// (`TallyScene.snapToPixels`) and a caption's glyphs (`Caption`): pens of whole pixels, and
 /// a pen's centre where its edges fall on pixel edges. Arithmetic only, never a call into libm,
 /// with the results of `rounded()` and `truncatingRemainder(dividingBy:)` for every Double.
 package enum PixelRounding {
