@@ -47,23 +47,17 @@ extension Mark {
         let odd = PixelRounding.isOdd(pen)
         // A path's segments meet end to start (a box's four sides): a start identical to the
         // last end (bit for bit, so -0 and NaN are not mistaken) snaps to the same place, so it
-        // is moved once. Through the buffer: one uniqueness check a mark, not one a write.
-        segments.withUnsafeMutableBufferPointer { segments in
-            var last: (from: Point, to: Point)?
-            for index in segments.indices {
-                let start = segments[index].start
-                let end = segments[index].end
-                if let last, last.from.x.bitPattern == start.x.bitPattern,
-                    last.from.y.bitPattern == start.y.bitPattern
-                {
-                    segments[index].start = last.to
-                } else {
-                    segments[index].start = grid.centre(start, odd: odd)
-                }
-                let snappedEnd = grid.centre(end, odd: odd)
-                segments[index].end = snappedEnd
-                last = (end, snappedEnd)
+        // is moved once.
+        var last: (from: Point, to: Point)?
+        for index in segments.indices {
+            let (start, end) = (segments[index].start, segments[index].end)
+            if let last, last.from.x.bitPattern == start.x.bitPattern, last.from.y.bitPattern == start.y.bitPattern {
+                segments[index].start = last.to
+            } else {
+                segments[index].start = grid.centre(start, odd: odd)
             }
+            segments[index].end = grid.centre(end, odd: odd)
+            last = (end, segments[index].end)
         }
     }
 }

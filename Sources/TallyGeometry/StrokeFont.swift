@@ -235,37 +235,31 @@ package struct Caption: Hashable, Sendable {
         let left = PixelRounding.nearest(centre(set.inkHigh - set.inkLow + pen) - (set.inkLow + set.inkHigh) / 2)
         let top = PixelRounding.nearest(top)
         let (scale, origin) = placement ?? (1, Point(0, 0))
+        // Without a placement, points stay as set (adding an origin of 0 would turn -0 into 0).
         func move(_ point: Point) -> Point {
             placement == nil ? point : Point(origin.x + point.x * scale, origin.y + point.y * scale)
         }
         var marks: [Mark] = []
-        var advance = 0.0
-        for scalar in text.unicodeScalars {
-            guard let glyph = StrokeFont.glyph(scalar) else { continue }
+        Setting.forEachGlyph(of: text, scale: set.scale) { strokes, scaled in
             var segments: [Segment] = []
-            for line in glyph.strokes {
+            for line in strokes {
                 var previous: Point?
                 for point in line {
-                    let scaled = Point(advance + point.x * set.scale, point.y * set.scale)
+                    let point = scaled(point)
                     let placed = Point(
-                        PixelRounding.centre(left + scaled.x, odd: odd), PixelRounding.centre(top + scaled.y, odd: odd))
+                        PixelRounding.centre(left + point.x, odd: odd), PixelRounding.centre(top + point.y, odd: odd))
                     if let previous, previous != placed { segments.append(Segment(move(previous), move(placed))) }
                     previous = placed
                 }
             }
-            marks.append(
-                Mark(
-                    kind: .caption, unit: 0, color: .c1, width: placement == nil ? pen : pen * scale,
-                    segments: segments))
-            advance += glyph.advance * set.scale
+            // (A length times a scale of 1 is itself, bit for bit.)
+            marks.append(Mark(kind: .caption, unit: 0, color: .c1, width: pen * scale, segments: segments))
         }
         self.marks = marks
         let corner = move(Point(left + set.inkLow - pen / 2, top + set.inkTop - pen / 2))
-        let (width, height) = (set.inkHigh - set.inkLow + pen, set.inkBottom - set.inkTop + pen)
-        self.inkBounds =
-            placement == nil
-            ? Rect(minX: corner.x, minY: corner.y, width: width, height: height)
-            : Rect(minX: corner.x, minY: corner.y, width: width * scale, height: height * scale)
+        self.inkBounds = Rect(
+            minX: corner.x, minY: corner.y, width: (set.inkHigh - set.inkLow + pen) * scale,
+            height: (set.inkBottom - set.inkTop + pen) * scale)
     }
 
     /// The text's scale, pen and ink extent, from its glyphs scaled to the height, measured from
@@ -273,30 +267,42 @@ package struct Caption: Hashable, Sendable {
     private struct Setting {
         let scale: Double
         let pen: Double
-        var inkLow = Double.infinity
-        var inkHigh = -Double.infinity
-        var inkTop = Double.infinity
-        var inkBottom = -Double.infinity
+        let inkLow: Double
+        let inkHigh: Double
+        let inkTop: Double
+        let inkBottom: Double
 
         init(_ text: String, height: Double) {
             let digitHeight = max(1, height.rounded(.down))
             scale = digitHeight / StrokeFont.capHeight
             pen = PixelRounding.pen(StrokeFont.pen * scale)
+            var (low, high, top, bottom) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
+            Self.forEachGlyph(of: text, scale: scale) { strokes, scaled in
+                for line in strokes {
+                    for point in line {
+                        let point = scaled(point)
+                        low = min(low, point.x)
+                        high = max(high, point.x)
+                        top = min(top, point.y)
+                        bottom = max(bottom, point.y)
+                    }
+                }
+            }
+            (inkLow, inkHigh, inkTop, inkBottom) = low > high ? (0, 0, 0, 0) : (low, high, top, bottom)
+        }
+
+        /// Each glyph of the text that the font has, with its polylines and the function that
+        /// scales a point of them to the height and moves it along by the advances before it:
+        /// the one walk of the text that measuring the ink and setting the glyphs share.
+        static func forEachGlyph(
+            of text: String, scale: Double, _ body: (_ strokes: [[Point]], _ scaled: (Point) -> Point) -> Void
+        ) {
             var advance = 0.0
             for scalar in text.unicodeScalars {
                 guard let glyph = StrokeFont.glyph(scalar) else { continue }
-                for line in glyph.strokes {
-                    for point in line {
-                        let scaled = Point(advance + point.x * scale, point.y * scale)
-                        inkLow = min(inkLow, scaled.x)
-                        inkHigh = max(inkHigh, scaled.x)
-                        inkTop = min(inkTop, scaled.y)
-                        inkBottom = max(inkBottom, scaled.y)
-                    }
-                }
+                body(glyph.strokes) { Point(advance + $0.x * scale, $0.y * scale) }
                 advance += glyph.advance * scale
             }
-            if inkLow > inkHigh { (inkLow, inkHigh, inkTop, inkBottom) = (0, 0, 0, 0) }
         }
     }
 }

@@ -336,21 +336,21 @@ struct MarkClasses {
         /// A filled kind (`progress`): a fill rule instead of a pen.
         var isFilled: Bool { kind.isFilled }
 
-        /// `.box`, or `.box.u100` where boxes of several units share the scene.
+        /// The rule's selector: `.box`, or `.box.u100` where boxes of several units share the scene.
         func appendSelector(to out: inout TextBuffer) {
             out.append(byte: UInt8(ascii: "."))
-            out.append(kind.rawValue)
-            if namesUnit {
-                out.append(literal: ".u")
-                out.append(integer: unit)
-            }
+            appendClasses(to: &out, joinedBy: UInt8(ascii: "."))
         }
 
-        /// The class attribute: `box`, or `box u100`.
-        func appendName(to out: inout TextBuffer) {
+        /// The class attribute of its marks: `box`, or `box u100`.
+        func appendName(to out: inout TextBuffer) { appendClasses(to: &out, joinedBy: UInt8(ascii: " ")) }
+
+        /// The kind, and `u<unit>` where it names the unit, joined by `separator`.
+        private func appendClasses(to out: inout TextBuffer, joinedBy separator: UInt8) {
             out.append(kind.rawValue)
             if namesUnit {
-                out.append(literal: " u")
+                out.append(byte: separator)
+                out.append(byte: UInt8(ascii: "u"))
                 out.append(integer: unit)
             }
         }
