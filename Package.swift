@@ -27,6 +27,8 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //   TallyOptions   the options model: each render and serve option's name, default, help,
 //                  checks and one-line messages, and the canonical form of a render's settings;
 //                  the command line and the server both feed it
+//   TallyDocs      docs regions (SPEC §8): the region parser and the planner of `tally docs`,
+//                  pure (no I/O, no options): the command line reads, draws and writes for it
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
 //   Tally          one import for library users: the labelled API over the modules above
@@ -115,11 +117,12 @@ let package = Package(
         .target(
             name: "TallyOptions",
             dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
+        .target(name: "TallyDocs"),
         .target(
             name: "TallyCommands",
             dependencies: [
                 "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX", "TallyOptions",
-                "TallyTerminal",
+                "TallyTerminal", "TallyDocs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -164,6 +167,13 @@ let package = Package(
             ],
             swiftSettings: serverCondition),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
+        .testTarget(
+            name: "TallyDocsTests",
+            dependencies: [
+                "TallyDocs",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "TallyGeometryTests",
             dependencies: [

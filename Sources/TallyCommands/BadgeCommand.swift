@@ -82,22 +82,36 @@ struct BadgeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let drawn = try self.drawn()
+        if let note = drawn.note { StandardError.send(note) }
+        try Output.emit(
+            drawn.bytes, to: output, binary: drawn.format != .svg, formatName: drawn.format.rawValue)
+    }
+
+    /// The badge `run` draws, read and checked, with its format and settings, before anything
+    /// is drawn: its title is a docs region's alternative text (SPEC §8).
+    func prepared() throws(CommandFailure) -> (
+        badge: Badge, format: BadgeFormat, options: RenderOptions, settings: BadgeSettings
+    ) {
         let count = try Values.count(count)
         let format = try Output.format(
             given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
         var given: [RenderOption: String] = [:]
         for option in RenderOption.badgeOptions { given[option] = value(of: option) }
         let options = try RenderOptions(given)
-        let outputFormat = OutputFormat(rawValue: format.rawValue) ?? .svg
-        let settings = try options.badgeSettings(format: outputFormat)
-        let badge = try options.badge(count, settings)
-        let bytes: [UInt8]
+        let settings = try options.badgeSettings(format: OutputFormat(rawValue: format.rawValue) ?? .svg)
+        return (try options.badge(count, settings), format, options, settings)
+    }
+
+    /// The badge as `run` writes it, and the note for stderr: what a docs region writes, too
+    /// (SPEC §8).
+    func drawn() throws(CommandFailure) -> (bytes: [UInt8], format: BadgeFormat, note: String?) {
+        let (badge, format, options, settings) = try prepared()
         do {
-            bytes = try Renderer.badge(badge, settings)
+            let bytes = try Renderer.badge(badge, settings)
+            return (bytes, format, options.note(format: OutputFormat(rawValue: format.rawValue) ?? .svg))
         } catch {
             throw options.failure(error)
         }
-        if let note = options.note(format: outputFormat) { StandardError.send(note) }
-        try Output.emit(bytes, to: output, binary: outputFormat.isBinary, formatName: format.rawValue)
     }
 }

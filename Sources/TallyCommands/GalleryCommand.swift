@@ -43,6 +43,15 @@ struct GalleryCommand: ParsableCommand {
     var drawing: DrawingOptions
 
     func run() throws {
+        let drawn = try self.drawn()
+        try Output.emit(
+            drawn.bytes, to: output, binary: drawn.format == .png || drawn.format == .pdf,
+            formatName: drawn.format.rawValue)
+    }
+
+    /// The sheet as `run` writes it, with the counts it shows: what a docs region writes, too
+    /// (SPEC §8).
+    func drawn() throws(CommandFailure) -> (bytes: [UInt8], format: Gallery.Format, counts: [TallyCount]) {
         let list = try CountList.parse(
             counts.isEmpty ? ["thresholds"] : counts,
             readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
@@ -59,9 +68,8 @@ struct GalleryCommand: ParsableCommand {
         if settings.animation != .none {
             throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")
         }
-        let bytes: [UInt8]
         do {
-            bytes = try Gallery.render(counts, as: format, settings)
+            return (try Gallery.render(counts, as: format, settings), format, counts)
         } catch {
             switch error {
             case .tooManyCounts(let number):
@@ -75,6 +83,5 @@ struct GalleryCommand: ParsableCommand {
                 throw options.failure(renderError)
             }
         }
-        try Output.emit(bytes, to: output, binary: format == .png || format == .pdf, formatName: format.rawValue)
     }
 }

@@ -81,14 +81,21 @@ struct Render: ParsableCommand {
         throws(CommandFailure)
     {
         let options = try RenderOptions(given)
+        let bytes = try image(count, format: format, options: options)
+        if let note = options.note(format: format) { StandardError.send(note) }
+        try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
+    }
+
+    /// The bytes `render` writes for a count in a file format: what `write` emits, and what a
+    /// docs region writes (SPEC §8).
+    static func image(_ count: TallyCount, format: OutputFormat, options: RenderOptions) throws(CommandFailure)
+        -> [UInt8]
+    {
         let settings = try options.settings(format: format)
-        let bytes: [UInt8]
         do {
-            bytes = try Renderer.render(count, as: format, settings)
+            return try Renderer.render(count, as: format, settings)
         } catch {
             throw options.failure(error)
         }
-        if let note = options.note(format: format) { StandardError.send(note) }
-        try Output.emit(bytes, to: output, binary: format.isBinary, formatName: format.rawValue)
     }
 }

@@ -21,11 +21,15 @@ package struct TallyCommand: ParsableCommand {
               tally batch 0...100 --out-dir out         one file per count
               tally gallery -o thresholds.html          a contact sheet for docs
               tally describe 1234                       the structure in words
+              tally docs README.md docs                 keep the pictures in Markdown up to date
               tally serve --port 8080                   the same images over HTTP
               tally --generate-completion-script bash   shell completion (bash, zsh, fish)
             """,
         version: version,
-        subcommands: [Render.self, BadgeCommand.self, Batch.self, GalleryCommand.self, Describe.self, Serve.self]
+        subcommands: [
+            Render.self, BadgeCommand.self, Batch.self, GalleryCommand.self, Describe.self, DocsCommand.self,
+            Serve.self,
+        ]
     )
 
     package init() {}
@@ -57,24 +61,33 @@ package struct TallyCommand: ParsableCommand {
     /// - Parameter arguments: the arguments parsed, for a parse error's own words
     ///   (`ParseDiagnosis`).
     package static func report(_ error: any Error, of command: any ParsableCommand.Type, arguments: [String]) -> Int32 {
-        if let failure = error as? CommandFailure {
+        if let failure = failure(for: error, of: command, arguments: arguments) {
             reportError(failure.message)
             return failure.code.rawValue
         }
-        let code = command.exitCode(for: error)
-        if code == .success {
-            do {
-                try Output.writeToStandardOutput(Array((command.fullMessage(for: error) + "\n").utf8))
-            } catch {
-                reportError(error.message)
-                return error.code.rawValue
-            }
-            return 0
+        do {
+            try Output.writeToStandardOutput(Array((command.fullMessage(for: error) + "\n").utf8))
+        } catch {
+            reportError(error.message)
+            return error.code.rawValue
         }
-        reportError(
+        return 0
+    }
+
+    /// The one-line failure a command's error is (SPEC §6), or nil when it is not one: the help
+    /// or version a user asked for.
+    /// - Parameter arguments: the arguments parsed, for a parse error's own words
+    ///   (`ParseDiagnosis`).
+    package static func failure(for error: any Error, of command: any ParsableCommand.Type, arguments: [String])
+        -> CommandFailure?
+    {
+        if let failure = error as? CommandFailure { return failure }
+        let code = command.exitCode(for: error)
+        if code == .success { return nil }
+        let message =
             ParseDiagnosis.message(for: arguments, of: command)
-                ?? parserMessage(command.message(for: error)))
-        return code.rawValue
+            ?? parserMessage(command.message(for: error))
+        return CommandFailure(CommandFailure.Code(rawValue: code.rawValue) ?? .usage, message)
     }
 
     /// A parse error that `ParseDiagnosis` cannot name, in the parser's own words as they are
@@ -92,7 +105,7 @@ package struct TallyCommand: ParsableCommand {
     }
 
     /// The commands, for the "did you mean" of a mistyped one.
-    static let commandNames = ["render", "badge", "batch", "gallery", "describe", "serve", "help"]
+    static let commandNames = ["render", "badge", "batch", "gallery", "describe", "docs", "serve", "help"]
 
     /// `tally rendr 5`: name the unknown command and the closest one, instead of the parser's
     /// "2 unexpected arguments".
@@ -100,7 +113,7 @@ package struct TallyCommand: ParsableCommand {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return }
         let guess = Values.suggestion(for: first, among: Array(commandNames.dropLast()), orPrefix: true)
         throw .usage(
-            "unknown command '\(Values.printable(first))'; \(guess)the commands are render, badge, batch, gallery, describe and serve"
+            "unknown command '\(Values.printable(first))'; \(guess)the commands are render, badge, batch, gallery, describe, docs and serve"
         )
     }
 

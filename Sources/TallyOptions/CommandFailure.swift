@@ -1,6 +1,9 @@
 /// A failure the user should read: one line on stderr and an exit code from SPEC §6.
 package struct CommandFailure: Error, Equatable {
     package enum Code: Int32, Sendable {
+        /// A failure with no code of its own: a parser's, or `docs --check` finding a stale
+        /// region (as `diff` and `cmp` exit 1 for a difference).
+        case failure = 1
         /// Bad usage or a bad value (sysexits EX_USAGE).
         case usage = 64
         /// A library the output needs is missing (EX_UNAVAILABLE): libcairo, for PNG and PDF.

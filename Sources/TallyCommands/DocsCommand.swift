@@ -1,0 +1,391 @@
+import ArgumentParser
+import TallyDocs
+import TallyGeometry
+import TallyOptions
+import TallyPOSIX
+import TallyRender
+
+/// `tally docs [--check] [paths…]`: keeps the tally regions of Markdown and HTML documents
+/// true (SPEC §8). A thin shell: `RegionDocument` reads the regions and `DocsPlanner` plans the
+/// run; this command finds and reads the files, reads each region's command with the command
+/// line's own parser and draws it with the command's own code, and writes what the plan says.
+struct DocsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docs",
+        abstract: "Keep the tally pictures in Markdown and HTML documents up to date.",
+        discussion: """
+            A region is an HTML comment holding a render, badge or gallery command, and a \
+            closing comment. tally writes the image with the command's exact bytes (-o is \
+            relative to the document) and, between the comments, an <img> with alt text from the \
+            picture's own title, width and height. A theme that follows the colour scheme (auto, \
+            the SVG default) gets a light and a dark file and a <picture> whose dark source \
+            follows the page; --scale 1,2 writes one PNG a density and a srcset. In a .docc \
+            catalogue files get DocC's names (name~dark.png, name@2x.png) and the reference is \
+            ![alt](name). Regions inside fenced code blocks are text.
+
+              <!-- tally badge 1234 --label downloads -o images/downloads.svg -->
+              <!-- /tally -->
+
+            Everything outside the regions stays byte for byte; a file whose bytes are right is \
+            not written again. If any region is bad, each is named as FILE:LINE with the \
+            command's own error and exit code, and no file changes.
+
+            Examples:
+              tally docs README.md docs             update the regions of README.md and docs/
+              tally docs --check README.md docs     for CI: list stale regions, exit 1, write nothing
+              tally docs                            every .md, .markdown and .html below here
+            """)
+
+    /// Where the documents are.
+    @Argument(
+        help: ArgumentHelp(
+            "Documents, or folders searched for .md, .markdown and .html files (hidden folders skipped); default: the current folder.",
+            valueName: "path"))
+    var paths: [String] = []
+
+    /// Compare instead of write.
+    @Flag(help: "Write nothing: name every stale region as FILE:LINE on stderr, and exit 1 if there is one.")
+    var check = false
+
+    /// A document larger than this is refused before it is read.
+    static let maximumDocumentBytes = 16 << 20
+
+    func run() throws {
+        let paths = try DocumentFiles.find(self.paths.isEmpty ? ["."] : self.paths)
+        var documents: [DocsPlanner.Document] = []
+        for path in paths {
+            documents.append(DocsPlanner.Document(path: path, bytes: try DocumentFiles.contents(of: path)))
+        }
+        let plan = DocsPlanner.plan(documents, readCommand: RegionCommand.read, existing: DocumentFiles.compare)
+        if let last = plan.failures.last {
+            for failure in plan.failures.dropLast() { TallyCommand.reportError(Self.shown(failure)) }
+            throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, Self.shown(last))
+        }
+        let scope =
+            "\(Words.grouped(UInt64(plan.regions))) \(plan.regions == 1 ? "region" : "regions") in \(Words.grouped(UInt64(plan.documents))) \(plan.documents == 1 ? "document" : "documents")"
+        if check {
+            for stale in plan.stale { StandardError.send(Self.shown(stale) + "\n") }
+            let staleRegions = Set(plan.stale.map { "\($0.path):\($0.line)" }).count
+            guard staleRegions == 0 else {
+                throw CommandFailure(
+                    .failure,
+                    "\(Words.grouped(UInt64(staleRegions))) of \(scope) \(staleRegions == 1 ? "is" : "are") stale; run tally docs to update \(staleRegions == 1 ? "it" : "them")"
+                )
+            }
+            StandardError.send("tally: \(scope): up to date\n")
+            return
+        }
+        for write in plan.writes {
+            try DocumentFiles.makeFolders(for: write.path)
+            try Output.writeAtomically(write.bytes, to: write.path)
+        }
+        let images = plan.writes.filter(\.isImage).count
+        let written = plan.writes.count - images
+        if plan.writes.isEmpty {
+            StandardError.send("tally: \(scope): up to date\n")
+        } else {
+            StandardError.send(
+                "tally: \(scope): wrote \(Words.grouped(UInt64(images))) \(images == 1 ? "image" : "images") and \(Words.grouped(UInt64(written))) \(written == 1 ? "document" : "documents")\n"
+            )
+        }
+    }
+
+    /// `README.md:12: message`, with the path's unprintable bytes escaped.
+    static func shown(_ finding: DocsFinding) -> String {
+        "\(Values.printable(finding.path, limit: 300)):\(finding.line): \(finding.message)"
+    }
+}
+
+/// A region's command, read by the command line's parser and drawn by the command's code.
+enum RegionCommand {
+    /// The commands a region may run: those that draw one image.
+    static let names = ["render", "badge", "gallery"]
+
+    /// Reads a region's words as `tally` would read them, with the same messages.
+    static func read(_ words: [String]) throws(DocsFailure) -> DocsPlanner.Command {
+        guard let name = words.first, names.contains(name) else {
+            throw DocsFailure(
+                "a region runs render, badge or gallery, not '\(Values.printable(words.first ?? ""))'")
+        }
+        if let asked = words.first(where: { ["--help", "-h", "--version"].contains($0) }) {
+            throw DocsFailure("a region draws an image; '\(asked)' is for the command line")
+        }
+        let arguments = TallyCommand.emptyValuesKept(words)
+        do {
+            try TallyCommand.rejectNegativeNumbers(arguments)
+            let parsed = try TallyCommand.parseAsRoot(arguments)
+            switch parsed {
+            case let render as Render: return try command(render)
+            case let badge as BadgeCommand: return try command(badge)
+            case let gallery as GalleryCommand: return try command(gallery)
+            default: throw DocsFailure("a region runs render, badge or gallery")
+            }
+        } catch let failure as DocsFailure {
+            throw failure
+        } catch {
+            let failure =
+                TallyCommand.failure(for: error, of: TallyCommand.self, arguments: arguments)
+                ?? CommandFailure.usage("a region draws an image")
+            throw DocsFailure(failure)
+        }
+    }
+
+    /// A `render` region: SVG or PNG, by -f or -o's extension.
+    static func command(_ render: Render) throws(CommandFailure) -> DocsPlanner.Command {
+        let count = try Values.count(render.count)
+        let output = try self.output(render.output)
+        guard let format = try Render.chosenFormat(render.format, output: output).output else {
+            throw CommandFailure.usage(formatMessage("term"))
+        }
+        let imageFormat = try self.imageFormat(format.rawValue)
+        let scales = self.scales(render.drawing.look.scale)
+        // Read once with the first scale, for the title and to name a bad option before anything
+        // is drawn.
+        var first = render
+        first.drawing.look.scale = scales.first
+        let options = try first.drawing.options()
+        let settings = try options.settings(format: format)
+        let alt =
+            settings.label
+            ?? Words.title(for: count, goal: options.goal) + ": " + Words.description(for: count)
+        let request = ImageRequest(
+            output: output, format: imageFormat,
+            followsColorScheme: follows(render.drawing.look.theme, format: imageFormat), scales: scales, alt: alt)
+        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
+            var variant = render
+            variant.drawing.look.scale = image.scale ?? scales.first
+            if let theme = image.theme { variant.drawing.look.theme = theme }
+            do throws(CommandFailure) {
+                return try Render.image(count, format: format, options: try variant.drawing.options())
+            } catch {
+                throw DocsFailure(error)
+            }
+        }
+    }
+
+    /// A `badge` region: its alt text is the badge's accessible name (SPEC §7).
+    static func command(_ badge: BadgeCommand) throws(CommandFailure) -> DocsPlanner.Command {
+        let output = try self.output(badge.output)
+        let scales = self.scales(badge.look.scale)
+        var first = badge
+        first.output = output
+        first.look.scale = scales.first
+        let prepared = try first.prepared()
+        let imageFormat = try self.imageFormat(prepared.format.rawValue)
+        let request = ImageRequest(
+            output: output, format: imageFormat, followsColorScheme: follows(badge.look.theme, format: imageFormat),
+            scales: scales, alt: prepared.badge.title)
+        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
+            var variant = first
+            variant.look.scale = image.scale ?? scales.first
+            if let theme = image.theme { variant.look.theme = theme }
+            do throws(CommandFailure) {
+                return try variant.drawn().bytes
+            } catch {
+                throw DocsFailure(error)
+            }
+        }
+    }
+
+    /// A `gallery` region: its counts are written in the region, never read from a file.
+    static func command(_ gallery: GalleryCommand) throws(CommandFailure) -> DocsPlanner.Command {
+        if let list = gallery.counts.first(where: { $0 == "-" || $0.hasPrefix("@") }) {
+            throw CommandFailure.usage(
+                "a region's counts are written in it; '\(Values.printable(list))' reads them from elsewhere")
+        }
+        let output = try self.output(gallery.output)
+        let format = try Output.format(
+            given: gallery.format, output: output, fallback: Gallery.Format.svg,
+            fromExtension: Gallery.Format.init(pathExtension:))
+        let imageFormat = try self.imageFormat(format.rawValue)
+        let scales = self.scales(gallery.drawing.look.scale)
+        var first = gallery
+        first.drawing.look.scale = scales.first
+        let options = try first.drawing.options()
+        let counts = try CountList.parse(
+            gallery.counts.isEmpty ? ["thresholds"] : gallery.counts,
+            readStandardInput: { () throws(CommandFailure) in [] }, readFile: { _ throws(CommandFailure) in [] })
+        let shown = (0..<min(counts.total, 1_000)).map { Words.grouped(counts[$0].value) }
+        let alt =
+            try options.settings(format: .svg).label
+            ?? "Tallies of " + shown.joined(separator: ", ")
+        let request = ImageRequest(
+            output: output, format: imageFormat,
+            followsColorScheme: follows(gallery.drawing.look.theme, format: imageFormat), scales: scales, alt: alt)
+        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
+            var variant = first
+            variant.drawing.look.scale = image.scale ?? scales.first
+            if let theme = image.theme { variant.drawing.look.theme = theme }
+            do throws(CommandFailure) {
+                return try variant.drawn().bytes
+            } catch {
+                throw DocsFailure(error)
+            }
+        }
+    }
+
+    /// `-o`, which a region must give: a file beside or below its document.
+    static func output(_ given: String?) throws(CommandFailure) -> String {
+        guard let given, given != "-" else {
+            throw CommandFailure.usage("a region writes a file: give -o with a path relative to the document")
+        }
+        return given
+    }
+
+    /// SVG or PNG: the formats an `<img>` shows.
+    static func imageFormat(_ name: String) throws(CommandFailure) -> DocsImageFormat {
+        guard let format = DocsImageFormat(rawValue: name) else { throw CommandFailure.usage(formatMessage(name)) }
+        return format
+    }
+
+    static func formatMessage(_ name: String) -> String {
+        "a region draws svg or png, which a page shows as an image; \(name) is not one"
+    }
+
+    /// `--scale` as written, cut at commas: one value, a list of densities, or none.
+    static func scales(_ given: String?) -> [String] {
+        guard let given else { return [] }
+        return given.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Whether a theme as given follows the viewer's colour scheme: `auto`, or no theme for an
+    /// SVG, whose default is auto (the theme's help says so).
+    static func follows(_ theme: String?, format: DocsImageFormat) -> Bool {
+        theme == "auto" || (theme == nil && format == .svg)
+    }
+}
+
+extension DocsFailure {
+    /// The command's own failure, with its message and exit code.
+    init(_ failure: CommandFailure) { self.init(failure.message, code: failure.code.rawValue) }
+}
+
+/// The documents on disk: found, read, compared and their folders made.
+enum DocumentFiles {
+    /// The documents `paths` name: files as they are, folders searched (sorted, hidden folders
+    /// and files skipped, links to folders not followed) for .md, .markdown, .html and .htm.
+    static func find(_ paths: [String]) throws(CommandFailure) -> [String] {
+        var found: [String] = []
+        var seen: Set<String> = []
+        func add(_ path: String) { if seen.insert(path).inserted { found.append(path) } }
+        for path in paths {
+            var info = stat()
+            guard withPath(path, { stat($0, &info) }) == 0 else {
+                throw CommandFailure.usage("cannot read '\(Values.printable(path))': no such file or folder")
+            }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                for file in try search(path) { add(file) }
+            } else {
+                add(path)
+            }
+        }
+        return found
+    }
+
+    static let extensions = [".md", ".markdown", ".html", ".htm"]
+
+    private static func search(_ folder: String) throws(CommandFailure) -> [String] {
+        guard let directory = withPath(folder, { opendir($0) }) else {
+            throw CommandFailure.usage(
+                "cannot read the folder '\(Values.printable(folder))': \(String(cString: strerror(errno)))")
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        closedir(directory)
+        var found: [String] = []
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            let path = ImagePlan.join(folder, name)
+            var info = stat()
+            guard withPath(path, { lstat($0, &info) }) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: found += try search(path)
+            case S_IFREG, S_IFLNK:
+                let lowered = name.lowercased()
+                if extensions.contains(where: { lowered.hasSuffix($0) }) { found.append(path) }
+            default: continue
+            }
+        }
+        return found
+    }
+
+    /// A document's bytes, refused past `DocsCommand.maximumDocumentBytes` before it is read.
+    static func contents(of path: String) throws(CommandFailure) -> [UInt8] {
+        let shown = Values.printable(path)
+        let descriptor = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            throw CommandFailure.usage("cannot read '\(shown)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw CommandFailure.usage("cannot read '\(shown)': not a file")
+        }
+        guard info.st_size <= DocsCommand.maximumDocumentBytes else {
+            throw CommandFailure.usage(
+                "'\(shown)' is \(Words.grouped(UInt64(info.st_size))) bytes; a document is at most \(Words.grouped(UInt64(DocsCommand.maximumDocumentBytes))) bytes"
+            )
+        }
+        guard let bytes = readAll(descriptor, limit: Int(info.st_size)) else {
+            throw CommandFailure(.io, "cannot read '\(shown)': \(String(cString: strerror(errno)))")
+        }
+        return bytes
+    }
+
+    /// How the file at `path` compares with `bytes`: its size first, so a file of another size
+    /// is never read.
+    static func compare(_ path: String, _ bytes: [UInt8]) -> FileState {
+        let descriptor = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return .missing }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .different }
+        guard Int(info.st_size) == bytes.count, let existing = readAll(descriptor, limit: bytes.count) else {
+            return .different
+        }
+        return existing == bytes ? .same : .different
+    }
+
+    /// At most `limit` bytes and one more (so a file that grew reads as different), or nil on
+    /// an error.
+    private static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
+    /// Every missing folder on the way to `path`'s file, left to right (`mkdir -p`).
+    static func makeFolders(for path: String) throws(CommandFailure) {
+        let folder = ImagePlan.folder(of: path)
+        guard !folder.isEmpty else { return }
+        var prefix = folder.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") {
+            prefix += component
+            var info = stat()
+            if withPath(prefix, { stat($0, &info) }) != 0 {
+                guard withPath(prefix, { mkdir($0, 0o777) }) == 0 || errno == EEXIST else {
+                    throw CommandFailure(
+                        .cannotCreate,
+                        "cannot create the folder '\(Values.printable(prefix))': \(String(cString: strerror(errno)))")
+                }
+            } else if info.st_mode & S_IFMT != S_IFDIR {
+                throw CommandFailure(
+                    .cannotCreate, "cannot create '\(Values.printable(path))': '\(Values.printable(prefix))' is a file")
+            }
+            prefix += "/"
+        }
+    }
+}

@@ -1,0 +1,220 @@
+/// Plans a run of `tally docs` over a set of documents (SPEC §8): which images and documents
+/// to write, or, for `--check`, what is stale. It reads nothing and writes nothing; the command
+/// line gives it the documents' bytes, a reader of region commands (which draws with the
+/// command's own code), and a reader of the files already there.
+///
+/// Every region is read and every file planned before anything is drawn or compared, so one bad
+/// region anywhere stops the run with no file written: `DocsPlan.failures` is then not empty and
+/// `writes` is.
+package enum DocsPlanner {
+    /// A document to keep: its path from where tally runs, and its bytes.
+    package struct Document: Sendable {
+        package var path: String
+        package var bytes: [UInt8]
+        package init(path: String, bytes: [UInt8]) { (self.path, self.bytes) = (path, bytes) }
+    }
+
+    /// A region's command, read: what it asks for, and how to draw each of its files.
+    package struct Command {
+        package var request: ImageRequest
+        /// Draws one planned file with the command's own code: the bytes the command writes
+        /// with the plan's theme and scale.
+        package var draw: (PlannedImage) throws(DocsFailure) -> [UInt8]
+
+        package init(request: ImageRequest, draw: @escaping (PlannedImage) throws(DocsFailure) -> [UInt8]) {
+            (self.request, self.draw) = (request, draw)
+        }
+    }
+
+    /// Reads a region's words (its command line, cut) into a command, or the command's own
+    /// one-line error and exit code.
+    package typealias CommandReader = (_ words: [String]) throws(DocsFailure) -> Command
+
+    /// Plans a run.
+    /// - Parameters:
+    ///   - documents: the documents, in the order they are reported.
+    ///   - readCommand: the command line's reader of a region's words.
+    ///   - existing: how a file as it is now compares with the bytes it should have.
+    package static func plan(
+        _ documents: [Document], readCommand: CommandReader, existing: (_ path: String, _ bytes: [UInt8]) -> FileState
+    ) -> DocsPlan {
+        var plan = DocsPlan()
+        struct Pending {
+            var document: Int
+            var region: Region
+            var command: Command
+            var images: [PlannedImage]
+        }
+        var parsed: [RegionDocument?] = []
+        var pending: [Pending] = []
+        var claimed: [String: (String, Int)] = [:]
+        // 1. Read every document and region, and plan every file.
+        for (index, document) in documents.enumerated() {
+            let kind = RegionDocument.Kind(path: document.path)
+            let regions: RegionDocument
+            do {
+                regions = try RegionDocument(document.bytes, kind: kind)
+            } catch {
+                plan.failures.append(DocsFinding(document.path, error.line, error.message, code: DocsFailure.usage))
+                parsed.append(nil)
+                continue
+            }
+            parsed.append(regions)
+            for region in regions.regions {
+                func fail(_ message: String, code: Int32 = DocsFailure.usage) {
+                    plan.failures.append(DocsFinding(document.path, region.line, message, code: code))
+                }
+                let words: [String]
+                do {
+                    words = try CommandWords.split(region.command)
+                } catch {
+                    fail(error.message)
+                    continue
+                }
+                guard !words.isEmpty else {
+                    fail("the region has no command; write render, badge or gallery and its arguments after tally")
+                    continue
+                }
+                let command: Command
+                let images: [PlannedImage]
+                do throws(DocsFailure) {
+                    command = try readCommand(words)
+                    do {
+                        images = try ImagePlan.images(
+                            for: command.request, documentFolder: ImagePlan.folder(of: document.path),
+                            inDocC: ImagePlan.isInDocC(document.path))
+                    } catch {
+                        throw DocsFailure(error.message)
+                    }
+                } catch {
+                    fail(error.message, code: error.code)
+                    continue
+                }
+                var clash = false
+                for image in images {
+                    if let (otherPath, otherLine) = claimed[image.path] {
+                        fail("'\(image.path)' is written by \(otherPath):\(otherLine) too; give each region its own -o")
+                        clash = true
+                        break
+                    }
+                }
+                if clash { continue }
+                for image in images { claimed[image.path] = (document.path, region.line) }
+                pending.append(Pending(document: index, region: region, command: command, images: images))
+            }
+        }
+        guard plan.failures.isEmpty else { return plan }
+        // 2. Draw every file once, and write each region's reference.
+        var bodies: [[[UInt8]]] = parsed.map { _ in [] }
+        for item in pending {
+            let document = documents[item.document]
+            var drawn: [DrawnImage] = []
+            do throws(DocsFailure) {
+                for image in item.images {
+                    let bytes = try item.command.draw(image)
+                    let scale = Double(image.scale ?? item.command.request.scales.first ?? "1") ?? 1
+                    drawn.append(
+                        DrawnImage(
+                            plan: image, bytes: bytes,
+                            size: ImageSize.of(bytes, format: item.command.request.format, scale: scale)))
+                }
+            } catch {
+                plan.failures.append(DocsFinding(document.path, item.region.line, error.message, code: error.code))
+                continue
+            }
+            let request = item.command.request
+            let reference =
+                ImagePlan.isInDocC(document.path)
+                ? ImageReference.docc(drawn, alt: request.alt)
+                : ImageReference.html(
+                    drawn, alt: request.alt, densities: request.scales.count > 1 ? request.scales.map { $0 + "x" } : [])
+            let regions = parsed[item.document]!
+            bodies[item.document].append(regions.body(for: item.region, reference: reference))
+            // 3. Compare each file with what is there.
+            var staleHere: [String] = []
+            for image in drawn {
+                switch existing(image.plan.path, image.bytes) {
+                case .missing:
+                    staleHere.append("image '\(image.plan.path)' is missing")
+                    plan.writes.append(DocsPlan.Write(path: image.plan.path, bytes: image.bytes, isImage: true))
+                case .different:
+                    staleHere.append("image '\(image.plan.path)' is out of date")
+                    plan.writes.append(DocsPlan.Write(path: image.plan.path, bytes: image.bytes, isImage: true))
+                case .same: break
+                }
+            }
+            if bodies[item.document].last! != item.region.body { staleHere.append("the reference is out of date") }
+            for what in staleHere { plan.stale.append(DocsFinding(document.path, item.region.line, what)) }
+            plan.regions += 1
+        }
+        guard plan.failures.isEmpty else {
+            plan.writes = []
+            return plan
+        }
+        for (index, document) in documents.enumerated() {
+            guard let regions = parsed[index], !regions.regions.isEmpty else { continue }
+            let updated = regions.replacingBodies(bodies[index]).bytes
+            plan.documents += 1
+            if updated != document.bytes {
+                plan.writes.append(DocsPlan.Write(path: document.path, bytes: updated, isImage: false))
+            }
+        }
+        return plan
+    }
+}
+
+/// How a file on disk compares with the bytes it should hold.
+package enum FileState: Sendable, Equatable {
+    case missing, same, different
+}
+
+/// What a run of `tally docs` found, and what it would write.
+package struct DocsPlan: Sendable {
+    /// A file to write, whole and atomically.
+    package struct Write: Sendable, Equatable {
+        package var path: String
+        package var bytes: [UInt8]
+        /// An image, rather than a document: images are written first, so a document never
+        /// names a file that is not there yet.
+        package var isImage: Bool
+    }
+
+    /// Bad regions: when any, nothing may be written.
+    package var failures: [DocsFinding] = []
+    /// What differs from the documents and images as they are: `--check` lists it.
+    package var stale: [DocsFinding] = []
+    /// The files to write, images first: only those whose bytes change.
+    package var writes: [Write] = []
+    /// How many regions, and how many documents holding one, were kept.
+    package var regions = 0
+    package var documents = 0
+}
+
+/// A finding of a run, at a region: `FILE:LINE: message`.
+package struct DocsFinding: Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var line: Int
+    package var message: String
+    /// The exit code of SPEC §6 a failure carries; 0 for a stale region.
+    package var code: Int32
+
+    package init(_ path: String, _ line: Int, _ message: String, code: Int32 = 0) {
+        (self.path, self.line, self.message, self.code) = (path, line, message, code)
+    }
+
+    /// `README.md:12: message`.
+    package var description: String { "\(path):\(line): \(message)" }
+}
+
+/// A region's command that failed: the command's own one-line message and exit code.
+package struct DocsFailure: Error, Sendable, Equatable {
+    /// The exit code of bad usage or values (SPEC §6).
+    package static let usage: Int32 = 64
+
+    package var message: String
+    package var code: Int32
+
+    package init(_ message: String, code: Int32 = DocsFailure.usage) {
+        (self.message, self.code) = (message, code)
+    }
+}

@@ -1,0 +1,193 @@
+import PropertyBased
+import TallyDocs
+import Testing
+
+/// The planner of `tally docs` (SPEC §8), with a stand-in for the command line: a region's
+/// command is `draw FILE [auto] [scales]`, and each file's bytes name how it was drawn.
+@Suite struct DocsPlannerTests {
+    /// Reads `render|badge FILE [auto] [scales=1,2] [fail]`.
+    static func read(_ words: [String]) throws(DocsFailure) -> DocsPlanner.Command {
+        guard words.count >= 2 else { throw DocsFailure("needs a file") }
+        if words.contains("bad") { throw DocsFailure("count '-1' is negative", code: 64) }
+        let scales = words.first { $0.hasPrefix("scales=") }.map {
+            $0.dropFirst(7).split(separator: ",").map(String.init)
+        }
+        let request = ImageRequest(
+            output: words[1], format: words[1].hasSuffix(".png") ? .png : .svg,
+            followsColorScheme: words.contains("auto"),
+            scales: scales ?? [], alt: "alt of \(words[1]) & <b>")
+        let fails = words.contains("fail")
+        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
+            if fails { throw DocsFailure("too large", code: 64) }
+            let svg =
+                "<svg xmlns=\"x\" width=\"40\" height=\"20\">\(image.reference) \(image.theme ?? "-") \(image.scale ?? "-")</svg>"
+            return Array(svg.utf8)
+        }
+    }
+
+    /// Plans `documents` against a file system held in `files`.
+    static func plan(_ documents: [(String, String)], files: [String: [UInt8]] = [:]) -> DocsPlan {
+        DocsPlanner.plan(
+            documents.map { DocsPlanner.Document(path: $0.0, bytes: Array($0.1.utf8)) }, readCommand: read,
+            existing: { path, bytes in
+                guard let there = files[path] else { return .missing }
+                return there == bytes ? .same : .different
+            })
+    }
+
+    /// Applies a plan's writes to `files`.
+    static func applied(_ plan: DocsPlan, to files: [String: [UInt8]]) -> [String: [UInt8]] {
+        var files = files
+        for write in plan.writes { files[write.path] = write.bytes }
+        return files
+    }
+
+    @Test func aRunWritesImagesThenTheDocumentAndASecondRunNothing() throws {
+        let readme = "# A\n<!-- tally render images/a.svg -->\n<!-- /tally -->\ntext\n"
+        let first = Self.plan([("docs/README.md", readme)])
+        #expect(first.failures.isEmpty)
+        #expect(first.writes.map(\.path) == ["docs/images/a.svg", "docs/README.md"])
+        #expect(first.writes.map(\.isImage) == [true, false])
+        #expect(
+            first.stale.map(\.description) == [
+                "docs/README.md:2: image 'docs/images/a.svg' is missing",
+                "docs/README.md:2: the reference is out of date",
+            ])
+        let written = try #require(first.writes.last?.bytes)
+        #expect(
+            String(decoding: written, as: UTF8.self)
+                == "# A\n<!-- tally render images/a.svg -->\n<img src=\"images/a.svg\" alt=\"alt of images/a.svg &amp; &lt;b&gt;\" width=\"40\" height=\"20\">\n<!-- /tally -->\ntext\n"
+        )
+        var files = Self.applied(first, to: [:])
+        files["docs/README.md"] = nil
+        let second = Self.plan([("docs/README.md", String(decoding: written, as: UTF8.self))], files: files)
+        #expect(second.writes.isEmpty && second.stale.isEmpty && second.regions == 1 && second.documents == 1)
+    }
+
+    @Test func anyBadRegionStopsEveryWrite() {
+        let good = "<!-- tally render a.svg -->\n<!-- /tally -->\n"
+        for bad in [
+            "x\n<!-- tally render b.svg bad -->\n<!-- /tally -->\n",
+            "x\n<!-- tally render b.svg fail -->\n<!-- /tally -->\n",
+            "x\n<!-- tally render ../b.svg -->\n<!-- /tally -->\n", "x\n<!-- tally render a.svg -->\n<!-- /tally -->\n",
+            "x\n<!-- tally render b.svg -->\n", "x\n<!-- tally -->\n<!-- /tally -->\n",
+            "x\n<!-- tally render 'b.svg -->\n<!-- /tally -->\n",
+        ] {
+            let plan = Self.plan([("README.md", good), ("other.md", bad)])
+            #expect(plan.writes.isEmpty, "\(bad)")
+            #expect(plan.failures.map(\.path) == ["other.md"], "\(bad)")
+            #expect(plan.failures.first?.line == 2, "\(bad)")
+        }
+    }
+
+    @Test func twoRegionsWritingOneFileAreRefused() {
+        let plan = Self.plan([
+            ("README.md", "<!-- tally render img/a.svg -->\n<!-- /tally -->\n"),
+            ("docs/../x.md", "<!-- tally render ./img/../img/a.svg -->\n<!-- /tally -->\n"),
+            (
+                "y.md",
+                "<!-- tally render img/a.png auto -->\n<!-- /tally -->\n<!-- tally render img/a-dark.png -->\n<!-- /tally -->\n"
+            ),
+        ])
+        #expect(
+            plan.failures.map(\.description).contains {
+                $0.hasPrefix("y.md:3: 'img/a-dark.png' is written by y.md:1 too")
+            })
+    }
+
+    @Test func aPNGThatFollowsTheSchemeIsAPictureWithADarkSource() throws {
+        let plan = Self.plan([("README.md", "<!-- tally render a.png auto scales=1,2 -->\n<!-- /tally -->\n")])
+        #expect(plan.writes.filter(\.isImage).map(\.path) == ["a.png", "a@2x.png", "a-dark.png", "a-dark@2x.png"])
+        let document = String(decoding: try #require(plan.writes.last?.bytes), as: UTF8.self)
+        #expect(
+            document.contains(
+                "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"a-dark.png 1x, a-dark@2x.png 2x\"><img src=\"a.png\" srcset=\"a.png 1x, a@2x.png 2x\" alt="
+            ))
+    }
+
+    @Test func anSVGThatFollowsTheSchemeKeepsItsOwnFileForTheImg() throws {
+        let plan = Self.plan([("README.md", "<!-- tally badge b.svg auto --><!-- /tally -->")])
+        #expect(plan.writes.filter(\.isImage).map(\.path) == ["b.svg", "b-light.svg", "b-dark.svg"])
+        let image = try #require(plan.writes.first)
+        #expect(String(decoding: image.bytes, as: UTF8.self).contains("b.svg - -"))
+        let document = String(decoding: try #require(plan.writes.last?.bytes), as: UTF8.self)
+        #expect(
+            document
+                == "<!-- tally badge b.svg auto --><picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"b-dark.svg\"><source media=\"(prefers-color-scheme: light)\" srcset=\"b-light.svg\"><img src=\"b.svg\" alt=\"alt of b.svg &amp; &lt;b&gt;\" width=\"40\" height=\"20\"></picture><!-- /tally -->"
+        )
+    }
+
+    @Test func doccCataloguesGetDocCNamesAndReference() throws {
+        let plan = Self.plan([
+            (
+                "Sources/A/A.docc/Guide.md",
+                "<!-- tally render Resources/count.png auto scales=1,2 -->\n<!-- /tally -->\n"
+            )
+        ])
+        #expect(
+            plan.writes.filter(\.isImage).map(\.path) == [
+                "Sources/A/A.docc/Resources/count.png", "Sources/A/A.docc/Resources/count@2x.png",
+                "Sources/A/A.docc/Resources/count~dark.png", "Sources/A/A.docc/Resources/count~dark@2x.png",
+            ])
+        let document = String(decoding: try #require(plan.writes.last?.bytes), as: UTF8.self)
+        #expect(document.contains("\n![alt of Resources/count.png & <b>](count)\n"))
+    }
+
+    /// For any set of regions with distinct outputs: every planned file is inside its
+    /// document's folder, no two share a path, every file the reference names is written, and
+    /// a second run over the result writes nothing.
+    @Test func plansAreClosedAndSettle() async throws {
+        let outputs = ["a.svg", "img/b.png", "./c.svg", "img/../d.png", "'e f.svg'", "g.png"]
+        let modifiers = ["", " auto", " scales=1,2", " auto scales=2,1", " scales=3"]
+        await propertyCheck(
+            count: 300,
+            input: Gen<Int>.value(in: 0..<outputs.count).set(ofAtMost: 1...6),
+            Gen<Int>.value(in: 0...1_000).array(of: 6), Gen<Int>.value(in: 0...2)
+        ) { chosen, modifierIndices, folderIndex in
+            let modifierList = modifierIndices.map { modifiers[$0 % modifiers.count] }
+            let folder = ["", "sub/", "x.docc/"][folderIndex]
+            var text = "intro\n"
+            for (index, choice) in chosen.sorted().enumerated() {
+                let output = outputs[choice]
+                var modifier = modifierList[index]
+                if output.contains(".svg") && modifier.contains("1,2") { modifier = "" }
+                if output.contains(".svg") && modifier.contains("2,1") { modifier = " auto" }
+                text += "<!-- tally render \(output)\(modifier) -->\n<!-- /tally -->\n"
+            }
+            let path = folder + "doc.md"
+            let plan = Self.plan([(path, text)])
+            #expect(plan.failures.isEmpty, "\(plan.failures)")
+            let images = plan.writes.filter(\.isImage).map(\.path)
+            #expect(Set(images).count == images.count)
+            #expect(images.allSatisfy { $0.hasPrefix(folder) && !$0.contains("..") && !$0.contains("./") })
+            let document = String(decoding: plan.writes.last?.bytes ?? [], as: UTF8.self)
+            if !folder.hasSuffix(".docc/") {
+                for image in images {
+                    let reference = ImageReference.url(String(image.dropFirst(folder.count)))
+                    #expect(document.contains("\"\(reference)") || document.contains(" \(reference) "), "\(reference)")
+                }
+            }
+            let files = Self.applied(plan, to: [:])
+            let again = Self.plan([(path, document)], files: files)
+            #expect(again.writes.isEmpty && again.stale.isEmpty)
+        }
+    }
+
+    @Test func pathsAndSizes() throws {
+        #expect(ImagePlan.folder(of: "README.md") == "")
+        #expect(ImagePlan.folder(of: "docs/a/b.md") == "docs/a")
+        #expect(ImagePlan.isInDocC("Sources/T/T.docc/Articles/a.md"))
+        #expect(!ImagePlan.isInDocC("docs/a.docc.md"))
+        #expect(ImageReference.url("a b/ü.svg") == "a%20b/%C3%BC.svg")
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [
+                0, 0, 2, 0, 0, 0, 0, 0xD1,
+            ]
+        let size = try #require(ImageSize.of(png, format: .png, scale: 2))
+        #expect(size.width == 256 && size.height == 105)
+        let svg = Array(
+            "<?xml?><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"256\" height=\"103.5\" viewBox=\"0 0 1 1\">".utf8)
+        let svgSize = try #require(ImageSize.of(svg, format: .svg, scale: 1))
+        #expect(svgSize.width == 256 && svgSize.height == 104)
+    }
+}

@@ -1,0 +1,218 @@
+import PropertyBased
+import TallyDocs
+import Testing
+
+/// The region parser (SPEC §8): text outside regions comes back byte for byte, a region tally
+/// writes reads back as the same region, and code fences hold text.
+@Suite struct RegionDocumentTests {
+    /// Pieces of Markdown that can never form a region (no `tally` word), with the bytes that
+    /// break naive parsers: CRLF, a lone CR, a byte order mark, bytes that are not UTF-8,
+    /// fences, comments and their ends.
+    static let plainTokens: [[UInt8]] = [
+        Array("text ".utf8), Array("\n".utf8), Array("\r\n".utf8), [0x0D], Array("  ".utf8), Array("\t".utf8),
+        Array("<!--".utf8), Array("-->".utf8), Array("<!-- note -->".utf8), Array("```".utf8), Array("~~~".utf8),
+        Array("<img src=\"a.svg\">".utf8), [0xEF, 0xBB, 0xBF], [0xFF, 0xFE], Array("é".utf8), Array("tall".utf8),
+        Array("/".utf8), Array("# Title".utf8), Array("-".utf8), Array("`".utf8),
+    ]
+
+    /// Tokens that may form regions, or malformed ones.
+    static let anyTokens: [[UInt8]] =
+        plainTokens + [
+            Array("<!-- tally ".utf8), Array("<!-- /tally -->".utf8), Array("tally".utf8), Array("render 1 ".utf8),
+            Array("-o a.svg".utf8),
+        ]
+
+    /// A text of up to 60 tokens, as the tokens' indices (see `text(_:_:)`).
+    static let tokenIndices = Gen<Int>.value(in: 0...1_000).array(of: 0...60)
+
+    /// The text that `indices` pick from `tokens`.
+    static func text(_ indices: [Int], _ tokens: [[UInt8]]) -> [UInt8] {
+        indices.flatMap { tokens[$0 % tokens.count] }
+    }
+
+    @Test func textWithoutRegionsComesBackByteForByte() async throws {
+        await propertyCheck(count: 2_000, input: Self.tokenIndices) { indices in
+            let bytes = Self.text(indices, Self.plainTokens)
+            for kind in [RegionDocument.Kind.markdown, .html] {
+                let document = try #require(try? RegionDocument(bytes, kind: kind))
+                #expect(document.regions.isEmpty)
+                #expect(document.bytes == bytes)
+            }
+        }
+    }
+
+    /// With regions possible, a document either reads (and then is its bytes again) or fails
+    /// naming a line of the document.
+    @Test func anyDocumentReadsBackOrNamesALine() async throws {
+        await propertyCheck(count: 2_000, input: Self.tokenIndices) { indices in
+            let bytes = Self.text(indices, Self.anyTokens)
+            let lines = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            do {
+                let document = try RegionDocument(bytes, kind: .markdown)
+                #expect(document.bytes == bytes)
+                for region in document.regions {
+                    #expect((1...lines).contains(region.line))
+                }
+            } catch let error as RegionSyntaxError {
+                #expect((1...lines).contains(error.line), "\(error)")
+            }
+        }
+    }
+
+    static let commands = [
+        "render 137 -o images/137.svg", "badge 1234 --label downloads -o b.svg",
+        "render 9999 --theme auto -o 'a b/c.png' --scale 1,2", "gallery 1,7,25 --size 96 -o g.svg", "x",
+    ]
+    /// References as tally writes them, and arbitrary bodies without a comment in them.
+    static let references = [
+        "<img src=\"a.svg\" alt=\"1 tally mark\" width=\"9\" height=\"40\">", "",
+        "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"a-dark.png\"><img src=\"a.png\" alt=\"x\"></picture>",
+        "![137 tally marks](count)", "é \u{FEFF}",
+    ]
+
+    /// Any region written by `body(for:reference:)` reads back as the same region with the
+    /// same body, in a document of either line ending, with or without a byte order mark, a
+    /// final newline or indentation, and with text around it left as it was.
+    @Test func aRegionTallyWritesReadsBackTheSame() async throws {
+        await propertyCheck(
+            count: 1_000,
+            input: Self.tokenIndices, Self.tokenIndices, Gen<Int>.value(in: 0...1_000), Gen<Int>.value(in: 0...15)
+        ) { beforeIndices, afterIndices, pick, flags in
+            let before = Self.text(beforeIndices, Self.plainTokens)
+            let after = Self.text(afterIndices, Self.plainTokens)
+            let command = Self.commands[pick % Self.commands.count]
+            let reference = Self.references[pick / 7 % Self.references.count]
+            let crlf = flags & 1 != 0
+            let inline = flags & 2 != 0
+            let indent: [UInt8] = flags & 4 != 0 ? Array("  ".utf8) : []
+            let bom: [UInt8] = flags & 8 != 0 ? [0xEF, 0xBB, 0xBF] : []
+            let newline = Array((crlf ? "\r\n" : "\n").utf8)
+            // The text before ends its line, closing any fence it opened, so the region is one.
+            let fenceClosed = Array("\n```\n".utf8)
+            let opener = Array("<!-- tally \(command) -->".utf8)
+            let closer = Array("<!-- /tally -->".utf8)
+            let head = bom + Array("x".utf8) + newline + before + fenceClosed
+            let placeholder = Array((inline ? "old" : "\nold\n").utf8)
+            let original = head + indent + opener + placeholder + closer + after
+            let read = try RegionDocument(original, kind: .html)
+            let region = try #require(read.regions.first)
+            #expect(read.regions.count == 1)
+            #expect(region.command == command)
+            #expect(region.indent == indent)
+            let body = read.body(for: region, reference: reference)
+            let written = read.replacingBodies([body]).bytes
+            let reread = try RegionDocument(written, kind: .html)
+            let again = try #require(reread.regions.first)
+            #expect(again.command == command && again.body == body && again.line == region.line)
+            #expect(again.isBlock == !inline)
+            // Everything outside the region is as it was.
+            #expect(written.starts(with: head + indent + opener))
+            #expect(written.suffix(closer.count + after.count) == ArraySlice(closer + after))
+            // Writing the same reference again changes nothing.
+            #expect(reread.replacingBodies([reread.body(for: again, reference: reference)]).bytes == written)
+        }
+    }
+
+    @Test func crlfDocumentsGetCRLFBodies() throws {
+        let text = Array("# T\r\n<!-- tally render 1 -o a.svg -->\r\n<!-- /tally -->\r\nend".utf8)
+        let document = try RegionDocument(text, kind: .markdown)
+        let region = try #require(document.regions.first)
+        #expect(region.line == 2)
+        #expect(document.body(for: region, reference: "R") == Array("\r\nR\r\n".utf8))
+        #expect(document.bytes == text)
+    }
+
+    @Test func aDocumentWithoutAFinalNewlineKeepsIt() throws {
+        let text = Array("<!-- tally render 1 -o a.svg -->\n<!-- /tally -->".utf8)
+        let document = try RegionDocument(text, kind: .markdown)
+        let region = try #require(document.regions.first)
+        let written = document.replacingBodies([document.body(for: region, reference: "R")]).bytes
+        #expect(written == Array("<!-- tally render 1 -o a.svg -->\nR\n<!-- /tally -->".utf8))
+    }
+
+    @Test func aByteOrderMarkStaysAndTheFirstLineCanHoldARegion() throws {
+        let text: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("<!-- tally render 1 -o a.svg --><!-- /tally -->\n".utf8)
+        let document = try RegionDocument(text, kind: .markdown)
+        let region = try #require(document.regions.first)
+        #expect(region.line == 1 && !region.isBlock)
+        let written = document.replacingBodies([document.body(for: region, reference: "R")]).bytes
+        #expect(written == [0xEF, 0xBB, 0xBF] + Array("<!-- tally render 1 -o a.svg -->R<!-- /tally -->\n".utf8))
+    }
+
+    @Test func regionsInCodeFencesAreText() throws {
+        for fence in ["```", "~~~", "````", "  ```sh"] {
+            let close = fence.drop(while: { $0 == " " }).prefix(while: { $0 == "`" || $0 == "~" })
+            let text = Array(
+                "a\n\(fence)\n<!-- tally render -1 -->\n<!-- /tally -->\n\(close)\n<!-- tally render 2 -o b.svg -->\n<!-- /tally -->\n"
+                    .utf8)
+            let document = try RegionDocument(text, kind: .markdown)
+            #expect(document.regions.map(\.command) == ["render 2 -o b.svg"], "\(fence)")
+            #expect(document.regions.first?.line == 6)
+            #expect(document.bytes == text)
+        }
+        // A shorter fence, or the other marker, does not close one.
+        let text = Array("````\n```\n~~~\n<!-- tally render 1 -->\n".utf8)
+        #expect(try RegionDocument(text, kind: .markdown).regions.isEmpty)
+        // HTML has no fences.
+        let html = Array("```\n<!-- tally render 1 -o a.svg -->\n<!-- /tally -->\n```\n".utf8)
+        #expect(try RegionDocument(html, kind: .html).regions.count == 1)
+    }
+
+    @Test func malformedRegionsNameTheirLine() {
+        let cases: [(String, Int, String)] = [
+            ("a\n<!-- tally render 1 -o a.svg -->\nno end\n", 2, "no closing"),
+            ("<!-- tally render 1 -o a.svg -->\n\n<!-- tally render 2 -o b.svg -->\n<!-- /tally -->\n", 3, "inside"),
+            ("a\nb\n<!-- /tally -->\n", 3, "no region open"),
+            ("<!-- tally render 1\n-o a.svg\n", 1, "no -->"),
+        ]
+        for (text, line, words) in cases {
+            #expect {
+                try RegionDocument(Array(text.utf8), kind: .markdown)
+            } throws: { error in
+                guard let error = error as? RegionSyntaxError else { return false }
+                return error.line == line && error.message.contains(words)
+            }
+        }
+    }
+
+    @Test func anOpenerMaySpanLinesAndCountsThem() throws {
+        let text = Array(
+            "<!-- tally render 1\n  -o a.svg -->\n<!-- /tally -->\n<!-- tally render 2 -o b.svg --><!-- /tally -->".utf8
+        )
+        let document = try RegionDocument(text, kind: .markdown)
+        #expect(document.regions.map(\.line) == [1, 4])
+        #expect(document.regions.first?.command == "render 1\n  -o a.svg")
+    }
+
+    @Test func otherCommentsAreText() throws {
+        for text in ["<!-- tallyho -->\n", "<!-- a tally -->\n", "x <!-- tally render 1 -->\n", "<!--tally-->\n"] {
+            let document = try RegionDocument(Array(text.utf8), kind: .markdown)
+            #expect(document.regions.isEmpty, "\(text)")
+        }
+    }
+}
+
+/// A region's command line, cut as a shell cuts a simple command.
+@Suite struct CommandWordsTests {
+    @Test func quotesAndEscapes() throws {
+        #expect(try CommandWords.split("render 1  -o a.svg") == ["render", "1", "-o", "a.svg"])
+        #expect(try CommandWords.split("badge 1 --label 'my downloads'") == ["badge", "1", "--label", "my downloads"])
+        #expect(
+            try CommandWords.split(#"badge 1 --label "say \"hi\" \n""#) == ["badge", "1", "--label", #"say "hi" \n"#])
+        #expect(try CommandWords.split(#"a\ b ''"#) == ["a b", ""])
+        #expect(try CommandWords.split("a\n\tb") == ["a", "b"])
+        #expect(throws: CommandWordsError.unclosedQuote("'")) { try CommandWords.split("badge 'x") }
+        #expect(throws: CommandWordsError.trailingBackslash) { try CommandWords.split("badge x\\") }
+    }
+
+    @Test func joinedWordsSplitBackTheSame() async throws {
+        let pieces = ["a", " ", "'", "\"", "\\", "é", "--label", "1,2", "$x", "*", "\t", ""]
+        await propertyCheck(
+            count: 1_000,
+            input: Gen<Int>.value(in: 0...1_000).array(of: 0...4).array(of: 0...5)
+        ) { indices in
+            let words = indices.map { word in word.map { pieces[$0 % pieces.count] }.joined() }
+            #expect((try? CommandWords.split(CommandWords.join(words))) == words)
+        }
+    }
+}
