@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo check test test-sanitize format lint api-check api-baseline fuzz snapshots docs-assets completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
+.PHONY: all deps test-deps build demo check test test-sanitize format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
 
 all: build
 
@@ -55,6 +55,10 @@ test: test-deps
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
 	scripts/readme-check
+	@# Every picture of the README and docs/ is what tally draws now, and the example package
+	@# keeps its own through the command plugin.
+	$(TALLY) docs --check $(DOCUMENTS)
+	cd Examples/DocsExample && $(SWIFT) package --allow-writing-to-package-directory tally-docs --check
 	$(MAKE) --no-print-directory test-without-cairo
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory man
@@ -128,12 +132,14 @@ snapshots: test-deps
 	# The example package's references too (recording reports each one it writes as a failure).
 	cd Examples/SnapshotExample && (SNAPSHOT_TESTING_RECORD=all $(SWIFT) test >/dev/null 2>&1 || true) \
 		&& SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
-	$(MAKE) --no-print-directory docs-assets
+	$(MAKE) --no-print-directory docs-images
 
-# The images the README shows, from Examples/docs-assets/assets.txt; a test fails when they
-# are out of date.
-docs-assets: build
-	Examples/docs-assets/generate $(TALLY)
+# The pictures of README.md and docs/: each is a `tally docs` region (SPEC §8), redrawn here;
+# make test fails when one is out of date (`tally docs --check`).
+DOCUMENTS = README.md docs
+docs-images: build
+	$(TALLY) docs $(DOCUMENTS)
+	cd Examples/DocsExample && $(SWIFT) package --allow-writing-to-package-directory tally-docs
 
 # Shell completion scripts, generated from the command definitions.
 completions: build

@@ -51,6 +51,9 @@ let package = Package(
         .library(name: "Tally", targets: ["Tally"]),
         // Snapshot strategies (.scene, .svg, .png) for users' own tests of tally images.
         .library(name: "TallySnapshotTesting", targets: ["TallySnapshotTesting"]),
+        // `swift package --allow-writing-to-package-directory tally-docs [--check]`: `tally docs`
+        // over a package's README.md, docs/ and .docc catalogues (SPEC §8).
+        .plugin(name: "TallyDocsPlugin", targets: ["TallyDocsPlugin"]),
         // Test-only: the command line's module for the fuzz targets in Fuzz/ (through
         // `@_spi(Fuzzing)`, the count-list parser). Not an API; nothing else should depend on it.
         .library(name: "TallyFuzzTargets", targets: ["TallyCommands"]),
@@ -166,6 +169,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: serverCondition),
+        .plugin(
+            name: "TallyDocsPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "tally-docs",
+                    description: "Keep the tally pictures in README.md, docs/ and .docc catalogues up to date (--check for CI)."
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "tally docs writes the images and references of the documents' tally regions")
+                ]),
+            dependencies: ["TallyTool"]),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
         .testTarget(
             name: "TallyDocsTests",

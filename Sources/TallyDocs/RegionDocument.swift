@@ -12,8 +12,9 @@
 /// back exactly as it was: `bytes` is the input whenever parsing succeeds.
 ///
 /// - An opening comment is recognised where a line's first non-blank text is `<!--`, blanks,
-///   and the word `tally` followed by a blank; it ends at the first `-->`, which may be on a
-///   later line. The region ends at the first closing comment (`<!--`, blanks, `/tally`,
+///   and the word `tally` followed by a blank, or right after a region's closing comment on
+///   its line (blanks between), so a row of badges is one line; it ends at the first `-->`,
+///   which may be on a later line. The region ends at the first closing comment (`<!--`, blanks, `/tally`,
 ///   blanks, `-->`) after it, on any line.
 /// - In Markdown, lines inside a fenced code block (``` or ~~~) are text, never regions, so
 ///   documentation can show a region as an example.
@@ -178,13 +179,21 @@ private struct Scanner {
                     continue
                 }
             }
-            if let commandStart = openerCommand(at: contentStart) {
-                let region = try readRegion(
-                    indentStart: lineStart, openerStart: contentStart, commandStart: commandStart)
-                if textStart < contentStart { pieces.append(.text(Array(bytes[textStart..<contentStart]))) }
-                pieces.append(.region(region))
-                textStart = position
-                // The rest of the closing comment's line is text.
+            if var commandStart = openerCommand(at: contentStart) {
+                var indentStart = lineStart
+                var openerStart = contentStart
+                while true {
+                    let region = try readRegion(
+                        indentStart: indentStart, openerStart: openerStart, commandStart: commandStart)
+                    if textStart < openerStart { pieces.append(.text(Array(bytes[textStart..<openerStart]))) }
+                    pieces.append(.region(region))
+                    textStart = position
+                    // Another region may follow on the closing comment's line (a row of badges);
+                    // anything else there is text.
+                    let next = skipBlanks(from: position, to: endOfLine(from: position))
+                    guard next < bytes.count, let nextCommand = openerCommand(at: next) else { break }
+                    (indentStart, openerStart, commandStart) = (position, next, nextCommand)
+                }
                 advance(to: endOfLine(from: position))
                 continue
             }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct HelpTests {
     @Test(arguments: [
         ["--help"], ["render", "--help"], ["batch", "--help"], ["gallery", "--help"], ["describe", "--help"],
-        ["help", "render"],
+        ["docs", "--help"], ["help", "render"],
     ])
     func helpShowsExamples(_ arguments: [String]) throws {
         let run = try TallyProcess.run(arguments)
@@ -18,7 +18,10 @@ import Testing
         #expect(version.status == 0 && version.text.split(separator: ".").count == 3)
         for shell in ["bash", "zsh", "fish"] {
             let run = try TallyProcess.run(["--generate-completion-script", shell])
-            #expect(run.status == 0 && run.text.contains("gallery") && run.text.contains("animate-from"), "\(shell)")
+            #expect(
+                run.status == 0 && run.text.contains("gallery") && run.text.contains("animate-from")
+                    && run.text.contains("docs"),
+                "\(shell)")
         }
     }
 
@@ -30,7 +33,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         let command = try #require(object["command"] as? [String: Any])
         let subcommands = try #require(command["subcommands"] as? [[String: Any]])
-        for name in ["render", "batch", "gallery", "describe"] {
+        for name in ["render", "batch", "gallery", "describe", "docs"] {
             let sub = try #require(subcommands.first { $0["commandName"] as? String == name })
             #expect((sub["discussion"] as? String)?.contains("Examples:") == true, "\(name)")
         }

@@ -184,6 +184,21 @@ import Testing
         #expect(document.regions.first?.command == "render 1\n  -o a.svg")
     }
 
+    @Test func aRowOfRegionsIsOneLine() throws {
+        let text = Array(
+            "<!-- tally badge 1 -o a.svg -->A<!-- /tally --> <!-- tally badge 2 -o b.svg --><!-- /tally --> tail <!-- tally badge 3 -->\n"
+                .utf8)
+        let document = try RegionDocument(text, kind: .markdown)
+        #expect(document.regions.map(\.command) == ["badge 1 -o a.svg", "badge 2 -o b.svg"])
+        #expect(document.regions.allSatisfy { $0.line == 1 && !$0.isBlock })
+        let written = document.replacingBodies(["X", "Y"].map { Array($0.utf8) }).bytes
+        #expect(
+            written
+                == Array(
+                    "<!-- tally badge 1 -o a.svg -->X<!-- /tally --> <!-- tally badge 2 -o b.svg -->Y<!-- /tally --> tail <!-- tally badge 3 -->\n"
+                        .utf8))
+    }
+
     @Test func otherCommentsAreText() throws {
         for text in ["<!-- tallyho -->\n", "<!-- a tally -->\n", "x <!-- tally render 1 -->\n", "<!--tally-->\n"] {
             let document = try RegionDocument(Array(text.utf8), kind: .markdown)

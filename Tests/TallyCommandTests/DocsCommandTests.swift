@@ -1,0 +1,219 @@
+import Foundation
+import TallyTestSupport
+import Testing
+
+/// `tally docs` as a user runs it (SPEC §8): regions in a fresh folder become images with the
+/// command's bytes and references; a second run changes nothing; `--check` names stale regions
+/// and writes nothing; a bad region names its line and changes no file.
+@Suite struct DocsCommandTests {
+    static let readme = """
+        # A project
+
+        Some text that stays.
+
+        <!-- tally render 137 -o images/137.svg -->
+        <!-- /tally -->
+
+        <!-- tally badge 6200 --of 10000 --label funded -o images/funded.svg -->
+        <!-- /tally -->
+
+        <!-- tally render 9999 --theme auto --size 128 -o images/9999.png -->
+        <!-- /tally -->
+
+        More text, and a fence:
+
+        ```
+        <!-- tally render -5 -->
+        ```
+        """
+
+    /// Every file below `folder`, with its bytes and modification time, to see what a run
+    /// changed.
+    static func snapshot(_ folder: URL) throws -> [String: (Data, timespec)] {
+        var files: [String: (Data, timespec)] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+        while let name = enumerator.nextObject() as? String {
+            let path = folder.appendingPathComponent(name).path
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            files[name] = (try Data(contentsOf: URL(fileURLWithPath: path)), info.st_mtim)
+        }
+        return files
+    }
+
+    static func same(_ a: [String: (Data, timespec)], _ b: [String: (Data, timespec)]) -> Bool {
+        a.count == b.count
+            && a.allSatisfy { name, value in
+                guard let other = b[name] else { return false }
+                return other.0 == value.0 && other.1.tv_sec == value.1.tv_sec && other.1.tv_nsec == value.1.tv_nsec
+            }
+    }
+
+    static func lineNumber(of needle: String, in text: String) throws -> Int {
+        let lines = text.components(separatedBy: "\n")
+        return try #require(lines.firstIndex { $0.contains(needle) }) + 1
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aFreshFolderGetsImagesAndReferencesThenStaysStill() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let readmeURL = folder.appendingPathComponent("README.md")
+        try Self.readme.write(to: readmeURL, atomically: true, encoding: .utf8)
+
+        let run = try TallyProcess.run(["docs", "README.md"], directory: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try String(contentsOf: readmeURL, encoding: .utf8)
+
+        // The SVG is render's bytes, and its reference carries describe's title and a size.
+        let svg = try Data(contentsOf: folder.appendingPathComponent("images/137.svg"))
+        #expect(svg == (try TallyProcess.run(["render", "137"])).stdout)
+        let title = try #require(try TallyProcess.run(["describe", "137"]).text.split(separator: "\n").first)
+        #expect(written.contains("<img src=\"images/137.svg\" alt=\"\(title)"))
+        #expect(
+            written.range(
+                of: #"src="images/137.svg" alt="[^"]*" width="256" height="\d+""#, options: .regularExpression) != nil)
+        // The badge's alt is its label and share; its bytes are badge's.
+        #expect(written.contains("alt=\"funded: 6,200 of 10,000 (62%)\""))
+        let badge = try TallyProcess.run(["badge", "6200", "--of", "10000", "--label", "funded"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("images/funded.svg")) == badge.stdout)
+        // The PNG that follows the scheme is a light and dark pair in a <picture>.
+        #expect(
+            written.contains(
+                "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"images/9999-dark.png\"><img src=\"images/9999.png\""
+            ))
+        let light = try TallyProcess.run(["render", "9999", "--theme", "light", "--size", "128", "-f", "png"])
+        let dark = try TallyProcess.run(["render", "9999", "--theme", "dark", "--size", "128", "-f", "png"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999.png")) == light.stdout)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999-dark.png")) == dark.stdout)
+        // The text around the regions, and the fenced example, are as they were.
+        #expect(
+            written.hasPrefix("# A project\n\nSome text that stays.\n\n<!-- tally render 137 -o images/137.svg -->\n<"))
+        #expect(written.hasSuffix("<!-- /tally -->\n\nMore text, and a fence:\n\n```\n<!-- tally render -5 -->\n```"))
+
+        // A second run writes nothing: the same bytes and modification times; --check passes.
+        let before = try Self.snapshot(folder)
+        let again = try TallyProcess.run(["docs", "README.md"], directory: folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        let check = try TallyProcess.run(["docs", "--check", "README.md"], directory: folder)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(Self.same(before, try Self.snapshot(folder)))
+
+        // One region's count changed: --check names its line, exits 1 and writes nothing.
+        let changed = written.replacingOccurrences(of: "render 137 -o", with: "render 138 -o")
+        try Data(changed.utf8).write(to: readmeURL)
+        let stale = try Self.snapshot(folder)
+        let failed = try TallyProcess.run(["docs", "--check", "README.md"], directory: folder)
+        #expect(failed.status == 1)
+        let line = try Self.lineNumber(of: "render 138", in: changed)
+        #expect(failed.stderr.contains("README.md:\(line): image 'images/137.svg' is out of date"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("README.md:\(line): the reference is out of date"))
+        #expect(!failed.stderr.contains("README.md:\(try Self.lineNumber(of: "badge 6200", in: changed)):"))
+        #expect(Self.same(stale, try Self.snapshot(folder)))
+
+        // A bad region: the run fails naming its line with render's own message, and no file
+        // changes, though the other region is stale.
+        let bad = changed.replacingOccurrences(of: "render 9999 --theme", with: "render -1 --theme")
+        try Data(bad.utf8).write(to: readmeURL)
+        let untouched = try Self.snapshot(folder)
+        let refused = try TallyProcess.run(["docs", "README.md"], directory: folder)
+        let badLine = try Self.lineNumber(of: "render -1", in: bad)
+        expectOneLineError(refused, status: 64, mentioning: "README.md:\(badLine): count '-1' is negative")
+        #expect(Self.same(untouched, try Self.snapshot(folder)))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aFolderIsSearchedAndOutputIsRelativeToEachDocument() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let guide = folder.appendingPathComponent("docs/guides")
+        try FileManager.default.createDirectory(at: guide, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
+        let region = "<!-- tally render 5 --theme light -o img/five.svg -->\r\n<!-- /tally -->\r\n"
+        try Data(("\u{FEFF}# Guide\r\n" + region).utf8).write(to: guide.appendingPathComponent("use.markdown"))
+        try Data(("<p>\n" + region).utf8).write(to: folder.appendingPathComponent("docs/page.html"))
+        try Data(region.utf8).write(to: folder.appendingPathComponent(".hidden/skipped.md"))
+        try Data("no regions".utf8).write(to: folder.appendingPathComponent("docs/notes.txt"))
+
+        let run = try TallyProcess.run(["docs", "docs"], directory: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("2 regions in 2 documents"), "\(run.stderr)")
+        for path in ["docs/guides/img/five.svg", "docs/img/five.svg"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path), "\(path)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".hidden/img").path))
+        let use = try Data(contentsOf: guide.appendingPathComponent("use.markdown"))
+        #expect(
+            use.starts(
+                with: Data(
+                    "\u{FEFF}# Guide\r\n<!-- tally render 5 --theme light -o img/five.svg -->\r\n<img src=\"img/five.svg\""
+                        .utf8)))
+        #expect(use.suffix(19) == Data("\r\n<!-- /tally -->\r\n".utf8))
+    }
+
+    /// An image written again replaces the file atomically: a hard link to the old one keeps
+    /// the old bytes.
+    @Test(.timeLimit(.minutes(1)))
+    func imagesAreReplacedAtomically() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("page.md")
+        try Data("<!-- tally render 3 -o a.svg -->\n<!-- /tally -->\n".utf8).write(to: page)
+        #expect(try TallyProcess.run(["docs", "page.md"], directory: folder).status == 0)
+        let image = folder.appendingPathComponent("a.svg")
+        let old = try Data(contentsOf: image)
+        try FileManager.default.linkItem(at: image, to: folder.appendingPathComponent("old.svg"))
+        try Data("<!-- tally render 4 -o a.svg -->\n<!-- /tally -->\n".utf8).write(to: page)
+        #expect(try TallyProcess.run(["docs", "page.md"], directory: folder).status == 0)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("old.svg")) == old)
+        #expect(try Data(contentsOf: image) != old)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func badRegionsAreNamedEachWithItsLine() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = """
+            <!-- tally render 1 -o ../out.svg -->
+            <!-- /tally -->
+            <!-- tally render 1 -o a.svg -->
+            <!-- tally render 2 -o b.svg -->
+            <!-- /tally -->
+            """
+        try Data(text.utf8).write(to: folder.appendingPathComponent("a.md"))
+        try Data(
+            "<!-- tally render 1 -o x.svg -->\n<!-- /tally -->\n<!-- tally render 2 -o x.svg -->\n<!-- /tally -->\n"
+                .utf8
+        )
+        .write(to: folder.appendingPathComponent("b.md"))
+        let run = try TallyProcess.run(["docs", "."], directory: folder)
+        #expect(run.status == 64)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasPrefix("tally: error: ") }, "\(run.stderr)")
+        #expect(
+            lines.contains {
+                $0.contains("a.md:3: a region opened inside the region of line 3")
+                    || $0.contains("a.md:4: a region opened inside")
+            }, "\(run.stderr)")
+        #expect(lines.contains { $0.contains("b.md:3: 'x.svg' is written by b.md:1 too") }, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.md", "b.md"])
+    }
+
+    /// The repository keeps its own pictures this way (SPEC §8): README.md and docs/ hold at
+    /// least ten regions, and they are what tally draws now.
+    @Test(.timeLimit(.minutes(3)))
+    func theRepositorysDocumentsAreUpToDate() throws {
+        try startingAProcess()
+        let run = try TallyProcess.run(
+            ["docs", "--check", "README.md", "docs"], directory: TallyProcess.packageRoot, timeout: 170)
+        #expect(run.status == 0, "\(run.stderr)")
+        let regions = try #require(
+            run.stderr.firstMatch(of: /(\d+) regions in/).flatMap { Int($0.output.1) })
+        #expect(regions >= 10)
+    }
+}
