@@ -93,11 +93,24 @@ struct BadgeCommand: ParsableCommand {
     func prepared() throws(CommandFailure) -> (
         badge: Badge, format: BadgeFormat, options: RenderOptions, settings: BadgeSettings
     ) {
+        try Self.prepared(count: count, output: output, format: format, given: given())
+    }
+
+    /// The values given for the badge's options, as text, by option.
+    func given() -> [RenderOption: String] {
+        var given: [RenderOption: String] = [:]
+        for option in RenderOption.badgeOptions { given[option] = value(of: option) }
+        return given
+    }
+
+    /// A badge from its arguments as text, however they were read (the parser, or a docs
+    /// region's plain reading).
+    static func prepared(count: String, output: String?, format: String?, given: [RenderOption: String])
+        throws(CommandFailure) -> (badge: Badge, format: BadgeFormat, options: RenderOptions, settings: BadgeSettings)
+    {
         let count = try Values.count(count)
         let format = try Output.format(
             given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
-        var given: [RenderOption: String] = [:]
-        for option in RenderOption.badgeOptions { given[option] = value(of: option) }
         let options = try RenderOptions(given)
         let settings = try options.badgeSettings(format: OutputFormat(rawValue: format.rawValue) ?? .svg)
         return (try options.badge(count, settings), format, options, settings)
@@ -106,7 +119,14 @@ struct BadgeCommand: ParsableCommand {
     /// The badge as `run` writes it, and the note for stderr: what a docs region writes, too
     /// (SPEC §8).
     func drawn() throws(CommandFailure) -> (bytes: [UInt8], format: BadgeFormat, note: String?) {
-        let (badge, format, options, settings) = try prepared()
+        try Self.drawn(try prepared())
+    }
+
+    /// A prepared badge, drawn.
+    static func drawn(
+        _ prepared: (badge: Badge, format: BadgeFormat, options: RenderOptions, settings: BadgeSettings)
+    ) throws(CommandFailure) -> (bytes: [UInt8], format: BadgeFormat, note: String?) {
+        let (badge, format, options, settings) = prepared
         do {
             let bytes = try Renderer.badge(badge, settings)
             return (bytes, format, options.note(format: OutputFormat(rawValue: format.rawValue) ?? .svg))

@@ -92,7 +92,7 @@ struct DocsCommand: ParsableCommand {
 
     /// `README.md:12: message`, with the path's unprintable bytes escaped.
     static func shown(_ finding: DocsFinding) -> String {
-        "\(Values.printable(finding.path, limit: 300)):\(finding.line): \(finding.message)"
+        "\(Values.printable(finding.path, limit: 300)):\(finding.line): \(Values.printable(finding.message, limit: 1_000))"
     }
 }
 
@@ -101,7 +101,9 @@ enum RegionCommand {
     /// The commands a region may run: those that draw one image.
     static let names = ["render", "badge", "gallery"]
 
-    /// Reads a region's words as `tally` would read them, with the same messages.
+    /// Reads a region's words as `tally` would read them, with the same messages: `render`
+    /// and `badge` as `PlainRender` reads them where it can (the parser's reflection over every
+    /// option costs about 6M instructions a region), the rest by the parser.
     static func read(_ words: [String]) throws(DocsFailure) -> DocsPlanner.Command {
         guard let name = words.first, names.contains(name) else {
             throw DocsFailure(
@@ -113,11 +115,21 @@ enum RegionCommand {
         let arguments = TallyCommand.emptyValuesKept(words)
         do {
             try TallyCommand.rejectNegativeNumbers(arguments)
-            let parsed = try TallyCommand.parseAsRoot(arguments)
-            switch parsed {
-            case let render as Render: return try command(render)
-            case let badge as BadgeCommand: return try command(badge)
-            case let gallery as GalleryCommand: return try command(gallery)
+            if name == "render", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.allCases) {
+                return try render(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
+            }
+            if name == "badge", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.badgeOptions) {
+                return try badge(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
+            }
+            switch try TallyCommand.parseAsRoot(arguments) {
+            case let parsed as Render:
+                return try render(
+                    count: parsed.count, output: parsed.output, format: parsed.format, given: parsed.drawing.given())
+            case let parsed as BadgeCommand:
+                return try badge(count: parsed.count, output: parsed.output, format: parsed.format, given: parsed.given())
+            case let parsed as GalleryCommand:
+                return try gallery(
+                    counts: parsed.counts, output: parsed.output, format: parsed.format, given: parsed.drawing.given())
             default: throw DocsFailure("a region runs render, badge or gallery")
             }
         } catch let failure as DocsFailure {
@@ -130,94 +142,91 @@ enum RegionCommand {
         }
     }
 
-    /// A `render` region: SVG or PNG, by -f or -o's extension.
-    static func command(_ render: Render) throws(CommandFailure) -> DocsPlanner.Command {
-        let count = try Values.count(render.count)
-        let output = try self.output(render.output)
-        guard let format = try Render.chosenFormat(render.format, output: output).output else {
+    /// A `render` region: SVG or PNG, by -f or -o's extension. Its alt text is its title and
+    /// structure, as `tally describe` says them, or its `--label`.
+    static func render(count: String, output: String?, format: String?, given: [RenderOption: String])
+        throws(CommandFailure) -> DocsPlanner.Command
+    {
+        let count = try Values.count(count)
+        let output = try self.output(output)
+        guard let format = try Render.chosenFormat(format, output: output).output else {
             throw CommandFailure.usage(formatMessage("term"))
         }
         let imageFormat = try self.imageFormat(format.rawValue)
-        let scales = self.scales(render.drawing.look.scale)
+        let scales = self.scales(given[.scale])
         // Read once with the first scale, for the title and to name a bad option before anything
         // is drawn.
-        var first = render
-        first.drawing.look.scale = scales.first
-        let options = try first.drawing.options()
-        let settings = try options.settings(format: format)
+        let options = try RenderOptions(given.with(.scale, scales.first))
         let alt =
-            settings.label
+            try options.settings(format: format).label
             ?? Words.title(for: count, goal: options.goal) + ": " + Words.description(for: count)
         let request = ImageRequest(
-            output: output, format: imageFormat,
-            followsColorScheme: follows(render.drawing.look.theme, format: imageFormat), scales: scales, alt: alt)
-        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
-            var variant = render
-            variant.drawing.look.scale = image.scale ?? scales.first
-            if let theme = image.theme { variant.drawing.look.theme = theme }
-            do throws(CommandFailure) {
-                return try Render.image(count, format: format, options: try variant.drawing.options())
-            } catch {
-                throw DocsFailure(error)
-            }
+            output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
+            scales: scales, alt: alt)
+        return drawing(given, request: request) { variant throws(CommandFailure) in
+            try Render.image(count, format: format, options: try RenderOptions(variant))
         }
     }
 
     /// A `badge` region: its alt text is the badge's accessible name (SPEC §7).
-    static func command(_ badge: BadgeCommand) throws(CommandFailure) -> DocsPlanner.Command {
-        let output = try self.output(badge.output)
-        let scales = self.scales(badge.look.scale)
-        var first = badge
-        first.output = output
-        first.look.scale = scales.first
-        let prepared = try first.prepared()
-        let imageFormat = try self.imageFormat(prepared.format.rawValue)
+    static func badge(count: String, output: String?, format: String?, given: [RenderOption: String])
+        throws(CommandFailure) -> DocsPlanner.Command
+    {
+        let output = try self.output(output)
+        let scales = self.scales(given[.scale])
+        let prepared = try BadgeCommand.prepared(
+            count: count, output: output, format: format, given: given.with(.scale, scales.first))
         let request = ImageRequest(
-            output: output, format: imageFormat, followsColorScheme: follows(badge.look.theme, format: imageFormat),
+            output: output, format: try imageFormat(prepared.format.rawValue),
+            followsColorScheme: follows(given[.theme], format: try imageFormat(prepared.format.rawValue)),
             scales: scales, alt: prepared.badge.title)
-        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
-            var variant = first
-            variant.look.scale = image.scale ?? scales.first
-            if let theme = image.theme { variant.look.theme = theme }
-            do throws(CommandFailure) {
-                return try variant.drawn().bytes
-            } catch {
-                throw DocsFailure(error)
-            }
+        return drawing(given, request: request) { variant throws(CommandFailure) in
+            try BadgeCommand.drawn(
+                try BadgeCommand.prepared(count: count, output: output, format: format, given: variant)
+            ).bytes
         }
     }
 
-    /// A `gallery` region: its counts are written in the region, never read from a file.
-    static func command(_ gallery: GalleryCommand) throws(CommandFailure) -> DocsPlanner.Command {
-        if let list = gallery.counts.first(where: { $0 == "-" || $0.hasPrefix("@") }) {
+    /// A `gallery` region: its counts are written in the region, never read from a file; its
+    /// alt text is its `--label`, or the counts it shows.
+    static func gallery(counts: [String], output: String?, format: String?, given: [RenderOption: String])
+        throws(CommandFailure) -> DocsPlanner.Command
+    {
+        if let list = counts.first(where: { $0 == "-" || $0.hasPrefix("@") }) {
             throw CommandFailure.usage(
                 "a region's counts are written in it; '\(Values.printable(list))' reads them from elsewhere")
         }
-        let output = try self.output(gallery.output)
-        let format = try Output.format(
-            given: gallery.format, output: output, fallback: Gallery.Format.svg,
+        let output = try self.output(output)
+        let sheetFormat = try Output.format(
+            given: format, output: output, fallback: Gallery.Format.svg,
             fromExtension: Gallery.Format.init(pathExtension:))
-        let imageFormat = try self.imageFormat(format.rawValue)
-        let scales = self.scales(gallery.drawing.look.scale)
-        var first = gallery
-        first.drawing.look.scale = scales.first
-        let options = try first.drawing.options()
-        let counts = try CountList.parse(
-            gallery.counts.isEmpty ? ["thresholds"] : gallery.counts,
+        let imageFormat = try self.imageFormat(sheetFormat.rawValue)
+        let scales = self.scales(given[.scale])
+        let options = try RenderOptions(given.with(.scale, scales.first))
+        let list = try CountList.parse(
+            counts.isEmpty ? ["thresholds"] : counts,
             readStandardInput: { () throws(CommandFailure) in [] }, readFile: { _ throws(CommandFailure) in [] })
-        let shown = (0..<min(counts.total, 1_000)).map { Words.grouped(counts[$0].value) }
-        let alt =
-            try options.settings(format: .svg).label
-            ?? "Tallies of " + shown.joined(separator: ", ")
+        let shown = (0..<min(list.total, UInt64(Gallery.maximumCounts))).map { Words.grouped(list[$0].value) }
+        let alt = try options.settings(format: .svg).label ?? "Tallies of " + shown.joined(separator: ", ")
         let request = ImageRequest(
-            output: output, format: imageFormat,
-            followsColorScheme: follows(gallery.drawing.look.theme, format: imageFormat), scales: scales, alt: alt)
-        return DocsPlanner.Command(request: request) { image throws(DocsFailure) in
-            var variant = first
-            variant.drawing.look.scale = image.scale ?? scales.first
-            if let theme = image.theme { variant.drawing.look.theme = theme }
+            output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
+            scales: scales, alt: alt)
+        return drawing(given, request: request) { variant throws(CommandFailure) in
+            try GalleryCommand.drawn(counts: counts, output: output, format: format, given: variant).bytes
+        }
+    }
+
+    /// A region's command whose files are drawn by `draw` from the options as given, with each
+    /// file's theme and scale in them, so every file is the command's own bytes for them.
+    static func drawing(
+        _ given: [RenderOption: String], request: ImageRequest,
+        draw: @escaping ([RenderOption: String]) throws(CommandFailure) -> [UInt8]
+    ) -> DocsPlanner.Command {
+        DocsPlanner.Command(request: request) { image throws(DocsFailure) in
+            var variant = given.with(.scale, image.scale ?? request.scales.first)
+            if let theme = image.theme { variant[.theme] = theme }
             do throws(CommandFailure) {
-                return try variant.drawn().bytes
+                return try draw(variant)
             } catch {
                 throw DocsFailure(error)
             }
@@ -255,6 +264,15 @@ enum RegionCommand {
     }
 }
 
+extension [RenderOption: String] {
+    /// The options with one value replaced (nil removes it).
+    func with(_ option: RenderOption, _ value: String?) -> Self {
+        var copy = self
+        copy[option] = value
+        return copy
+    }
+}
+
 extension DocsFailure {
     /// The command's own failure, with its message and exit code.
     init(_ failure: CommandFailure) { self.init(failure.message, code: failure.code.rawValue) }
@@ -267,7 +285,10 @@ enum DocumentFiles {
     static func find(_ paths: [String]) throws(CommandFailure) -> [String] {
         var found: [String] = []
         var seen: Set<String> = []
-        func add(_ path: String) { if seen.insert(path).inserted { found.append(path) } }
+        func add(_ path: String) {
+            let path = normalized(path)
+            if seen.insert(path).inserted { found.append(path) }
+        }
         for path in paths {
             var info = stat()
             guard withPath(path, { stat($0, &info) }) == 0 else {
@@ -283,6 +304,16 @@ enum DocumentFiles {
     }
 
     static let extensions = [".md", ".markdown", ".html", ".htm"]
+
+    /// A path without `.` and empty components (`./README.md` is `README.md`), so one document
+    /// named twice is kept once and its findings name it one way. `..` stays: what it climbs
+    /// out of may be a link.
+    static func normalized(_ path: String) -> String {
+        let components = path.split(separator: "/").filter { $0 != "." }
+        let joined = components.joined(separator: "/")
+        if path.hasPrefix("/") { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
 
     private static func search(_ folder: String) throws(CommandFailure) -> [String] {
         guard let directory = withPath(folder, { opendir($0) }) else {

@@ -52,6 +52,13 @@ struct GalleryCommand: ParsableCommand {
     /// The sheet as `run` writes it, with the counts it shows: what a docs region writes, too
     /// (SPEC §8).
     func drawn() throws(CommandFailure) -> (bytes: [UInt8], format: Gallery.Format, counts: [TallyCount]) {
+        try Self.drawn(counts: counts, output: output, format: format, given: drawing.given())
+    }
+
+    /// A sheet from its arguments as text.
+    static func drawn(counts: [String], output: String?, format: String?, given: [RenderOption: String])
+        throws(CommandFailure) -> (bytes: [UInt8], format: Gallery.Format, counts: [TallyCount])
+    {
         let list = try CountList.parse(
             counts.isEmpty ? ["thresholds"] : counts,
             readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
@@ -63,7 +70,7 @@ struct GalleryCommand: ParsableCommand {
         let format = try Output.format(
             given: format, output: output, fallback: Gallery.Format.svg,
             fromExtension: Gallery.Format.init(pathExtension:))
-        let options = try drawing.options()
+        let options = try RenderOptions(given)
         let settings = try options.settings(format: .svg)
         if settings.animation != .none {
             throw CommandFailure.usage("--animate is for single SVG images; a gallery is still")

@@ -20,20 +20,30 @@ package struct PlainRender {
 
     /// The render these arguments ask for, or nil when the parser must read them.
     package init?(_ arguments: [String]) {
-        guard arguments.first == "render" else { return nil }
+        guard arguments.first == "render", let read = Self.read(arguments.dropFirst(), options: RenderOption.allCases)
+        else { return nil }
+        (count, output, format, given) = (read.count, read.output, read.format, read.given)
+    }
+
+    /// A count, `-o`, `-f` and any of `options`, read as the parser reads them, or nil when
+    /// the parser must read them (anything else, a repeated option, help). `render` takes every
+    /// render option; a docs region's `badge` reads its own (SPEC §8) the same way.
+    static func read(_ arguments: ArraySlice<String>, options: [RenderOption]) -> (
+        count: String, output: String?, format: String?, given: [RenderOption: String]
+    )? {
         var count: String?
         var output: String?
         var format: String?
         var given: [RenderOption: String] = [:]
-        var index = 1
-        while index < arguments.count {
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
             // `--name=value`, or `--name value`.
             let (name, attached) = Self.split(argument)
             func value(unconditional: Bool) -> String? {
                 if let attached { return attached }
-                guard index < arguments.count else { return nil }
+                guard index < arguments.endIndex else { return nil }
                 let value = arguments[index]
                 // For -o and -f the parser reads "-" as a value and anything else starting with
                 // "-" as an option; render options take any value, as the parser's do.
@@ -49,10 +59,12 @@ package struct PlainRender {
                 guard format == nil, let text = value(unconditional: false) else { return nil }
                 format = text
             case "--no-caption":
-                guard attached == nil, given[.caption] == nil else { return nil }
+                guard options.contains(.caption), attached == nil, given[.caption] == nil else { return nil }
                 given[.caption] = "false"
             case _ where name.hasPrefix("--"):
-                guard let option = RenderOption.named(String(name.dropFirst(2))), given[option] == nil else {
+                guard let option = RenderOption.named(String(name.dropFirst(2))), options.contains(option),
+                    given[option] == nil
+                else {
                     return nil
                 }
                 if option.isSwitch {
@@ -68,7 +80,7 @@ package struct PlainRender {
             }
         }
         guard let count else { return nil }
-        (self.count, self.output, self.format, self.given) = (count, output, format, given)
+        return (count, output, format, given)
     }
 
     /// `--size=512` → (`--size`, `512`); anything else → (itself, nil).
