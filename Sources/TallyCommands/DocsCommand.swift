@@ -118,7 +118,8 @@ enum RegionCommand {
             if name == "render", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.allCases) {
                 return try render(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
             }
-            if name == "badge", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.badgeOptions) {
+            if name == "badge", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.badgeOptions)
+            {
                 return try badge(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
             }
             switch try TallyCommand.parseAsRoot(arguments) {
@@ -126,7 +127,8 @@ enum RegionCommand {
                 return try render(
                     count: parsed.count, output: parsed.output, format: parsed.format, given: parsed.drawing.given())
             case let parsed as BadgeCommand:
-                return try badge(count: parsed.count, output: parsed.output, format: parsed.format, given: parsed.given())
+                return try badge(
+                    count: parsed.count, output: parsed.output, format: parsed.format, given: parsed.given())
             case let parsed as GalleryCommand:
                 return try gallery(
                     counts: parsed.counts, output: parsed.output, format: parsed.format, given: parsed.drawing.given())
