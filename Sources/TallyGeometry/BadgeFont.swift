@@ -12,11 +12,13 @@ package enum BadgeFont {
     /// One character's outline and advance, in font units (y up, as fonts have it).
     struct Glyph: Sendable {
         let advance: Double
-        /// Closed contours; a segment with a control point is a quadratic.
-        let contours: [[Segment]]
+        /// The outline as the data writes it, parsed into closed contours (`contours(_:)`)
+        /// where the glyph is set: a text sets a few of the face's glyphs, and parsing all of
+        /// them up front cost about 85M instructions, most of a badge's run.
+        let outline: Substring
     }
 
-    /// The characters this face has, parsed once on first use.
+    /// The characters this face has, read once on first use.
     static let glyphs: [Unicode.Scalar: Glyph] = {
         var glyphs: [Unicode.Scalar: Glyph] = [:]
         for line in dataGlyphs.split(separator: "\n") {
@@ -24,7 +26,7 @@ package enum BadgeFont {
             guard fields.count >= 2, let code = UInt32(fields[0], radix: 16), let scalar = Unicode.Scalar(code),
                 let advance = Double(fields[1])
             else { continue }
-            glyphs[scalar] = Glyph(advance: advance, contours: fields.count > 2 ? contours(fields[2]) : [])
+            glyphs[scalar] = Glyph(advance: advance, outline: fields.count > 2 ? fields[2] : "")
         }
         return glyphs
     }()
@@ -84,7 +86,7 @@ package enum BadgeFont {
             func placed(_ point: Point) -> Point {
                 Point(origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
             }
-            for contour in glyph.contours {
+            for contour in BadgeFont.contours(glyph.outline) {
                 contours.append(
                     contour.map { Segment(placed($0.start), placed($0.end), control: $0.control.map(placed)) })
             }
