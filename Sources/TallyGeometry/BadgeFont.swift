@@ -96,52 +96,74 @@ package enum BadgeFont {
         return contours
     }
 
-    /// Parses `M x y L x y Q cx cy x y Z …` into closed contours of segments.
+    /// Parses `M x y L x y Q cx cy x y Z …` into closed contours of segments, reading the
+    /// outline's bytes: a command letter may touch its first number (`M391`), numbers are
+    /// decimal with an optional sign and fraction, each read as its digits over a power of ten
+    /// (one rounding, as `Double(String)` rounds it).
     static func contours(_ text: Substring) -> [[Segment]] {
         var contours: [[Segment]] = []
         var current: [Segment] = []
         var start = Point(0, 0)
         var at = Point(0, 0)
         var numbers: [Double] = []
-        var command: Character = "M"
+        numbers.reserveCapacity(4)
+        var command = UInt8(ascii: "M")
+        var digits: Int64 = 0
+        var divisor: Int64 = 1
+        var negative = false
+        var inNumber = false
+        var inFraction = false
+        func endNumber() {
+            guard inNumber else { return }
+            let value = Double(digits) / Double(divisor)
+            numbers.append(negative ? -value : value)
+            (digits, divisor, negative, inNumber, inFraction) = (0, 1, false, false, false)
+        }
         func finish() {
             switch command {
-            case "M" where numbers.count == 2:
+            case UInt8(ascii: "M") where numbers.count == 2:
                 at = Point(numbers[0], numbers[1])
                 start = at
-            case "L" where numbers.count == 2:
+            case UInt8(ascii: "L") where numbers.count == 2:
                 let end = Point(numbers[0], numbers[1])
                 current.append(Segment(at, end))
                 at = end
-            case "Q" where numbers.count == 4:
+            case UInt8(ascii: "Q") where numbers.count == 4:
                 let end = Point(numbers[2], numbers[3])
                 current.append(Segment(at, end, control: Point(numbers[0], numbers[1])))
                 at = end
-            case "Z":
+            case UInt8(ascii: "Z"):
                 if at != start { current.append(Segment(at, start)) }
                 if !current.isEmpty { contours.append(current) }
                 current = []
                 at = start
             default: break
             }
-            numbers = []
+            numbers.removeAll(keepingCapacity: true)
         }
-        for token in text.split(whereSeparator: { $0 == " " }).flatMap(tokens) {
-            if let number = Double(token) {
-                numbers.append(number)
-            } else if let letter = token.first {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
+                if inFraction { divisor *= 10 }
+                inNumber = true
+            case UInt8(ascii: "-"):
+                endNumber()
+                negative = true
+                inNumber = true
+            case UInt8(ascii: "."):
+                inFraction = true
+                inNumber = true
+            case UInt8(ascii: " "):
+                endNumber()
+            default:
+                endNumber()
                 finish()
-                command = letter
+                command = byte
             }
         }
+        endNumber()
         finish()
         return contours
-    }
-
-    /// `M700` → `M`, `700`; `Z` → `Z`.
-    private static func tokens(_ word: Substring) -> [Substring] {
-        guard let first = word.first, first.isLetter else { return [word] }
-        let rest = word.dropFirst()
-        return rest.isEmpty ? [word.prefix(1)] : [word.prefix(1), rest]
     }
 }
