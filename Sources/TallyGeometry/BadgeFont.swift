@@ -18,15 +18,18 @@ package enum BadgeFont {
         let outline: Substring
     }
 
-    /// The characters this face has, read once on first use.
+    /// The characters this face has, read once on first use. The data is read as bytes, a
+    /// line at a time (`0041 1401 M700 1294 L…`): split as a `String`, by `Character`, the
+    /// table and the kerning cost about 40M instructions, most of a badge's run.
     static let glyphs: [Unicode.Scalar: Glyph] = {
         var glyphs: [Unicode.Scalar: Glyph] = [:]
-        for line in dataGlyphs.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count >= 2, let code = UInt32(fields[0], radix: 16), let scalar = Unicode.Scalar(code),
-                let advance = Double(fields[1])
-            else { continue }
-            glyphs[scalar] = Glyph(advance: advance, outline: fields.count > 2 ? fields[2] : "")
+        glyphs.reserveCapacity(256)
+        forEachLine(of: dataGlyphs) { line in
+            var fields = Fields(line)
+            guard let code = fields.hex(), let scalar = Unicode.Scalar(code), let advance = fields.number() else {
+                return
+            }
+            glyphs[scalar] = Glyph(advance: advance, outline: Substring(fields.rest))
         }
         return glyphs
     }()
@@ -34,16 +37,99 @@ package enum BadgeFont {
     /// Kerning by pair: the first scalar in the high half, the second in the low.
     static let kerning: [UInt64: Double] = {
         var pairs: [UInt64: Double] = [:]
-        for line in dataKerning.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 3, let first = UInt64(fields[0], radix: 16),
-                let second = UInt64(fields[1], radix: 16),
-                let value = Double(fields[2])
-            else { continue }
-            pairs[first << 32 | second] = value
+        pairs.reserveCapacity(4_096)
+        forEachLine(of: dataKerning) { line in
+            var fields = Fields(line)
+            guard let first = fields.hex(), let second = fields.hex(), let value = fields.number() else { return }
+            pairs[UInt64(first) << 32 | UInt64(second)] = value
         }
         return pairs
     }()
+
+    /// Calls `body` with each line of `text`, without its newline.
+    static func forEachLine(of text: String, _ body: (Substring.UTF8View) -> Void) {
+        let bytes = Substring(text).utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            body(bytes[start..<end])
+            start = end < bytes.endIndex ? bytes.index(after: end) : end
+        }
+    }
+
+    /// The space-separated fields of a data line, read from the left.
+    struct Fields {
+        var rest: Substring.UTF8View
+
+        init(_ line: Substring.UTF8View) { rest = line }
+
+        /// The next field's bytes, and the rest after the space that ends it.
+        mutating func next() -> Substring.UTF8View {
+            let end = rest.firstIndex(of: UInt8(ascii: " ")) ?? rest.endIndex
+            let field = rest[rest.startIndex..<end]
+            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
+            return field
+        }
+
+        /// The next field as hexadecimal digits.
+        mutating func hex() -> UInt32? {
+            let field = next()
+            guard !field.isEmpty, field.count <= 8 else { return nil }
+            var value: UInt32 = 0
+            for byte in field {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt32(byte - UInt8(ascii: "A") + 10)
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(byte - UInt8(ascii: "a") + 10)
+                default: return nil
+                }
+            }
+            return value
+        }
+
+        /// The next field as a decimal number (`-45`, `715.5`).
+        mutating func number() -> Double? {
+            var reader = DecimalReader()
+            for byte in next() {
+                guard reader.read(byte) else { return nil }
+            }
+            return reader.value
+        }
+    }
+
+    /// A decimal number read a byte at a time: an optional `-`, digits and an optional
+    /// fraction, its value the digits over a power of ten (one rounding, as `Double(String)`
+    /// rounds it).
+    struct DecimalReader {
+        private var digits: Int64 = 0
+        private var divisor: Int64 = 1
+        private var negative = false
+        private var inFraction = false
+        /// Whether a byte of a number has been read.
+        private(set) var started = false
+
+        /// Takes one byte; false when it is not part of a number here.
+        mutating func read(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits < Int64.max / 10 - 9 else { return false }
+                digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
+                if inFraction { divisor *= 10 }
+            case UInt8(ascii: "-") where !started: negative = true
+            case UInt8(ascii: ".") where !inFraction: inFraction = true
+            default: return false
+            }
+            started = true
+            return true
+        }
+
+        /// The number read, or nil when no digit was.
+        var value: Double? {
+            guard started else { return nil }
+            let magnitude = Double(digits) / Double(divisor)
+            return negative ? -magnitude : magnitude
+        }
+    }
 
     /// The first character of a text that the face does not have, or nil.
     package static func firstMissing(in text: String) -> Unicode.Scalar? {
@@ -97,9 +183,7 @@ package enum BadgeFont {
     }
 
     /// Parses `M x y L x y Q cx cy x y Z …` into closed contours of segments, reading the
-    /// outline's bytes: a command letter may touch its first number (`M391`), numbers are
-    /// decimal with an optional sign and fraction, each read as its digits over a power of ten
-    /// (one rounding, as `Double(String)` rounds it).
+    /// outline's bytes: a command letter may touch its first number (`M391`).
     static func contours(_ text: Substring) -> [[Segment]] {
         var contours: [[Segment]] = []
         var current: [Segment] = []
@@ -108,16 +192,10 @@ package enum BadgeFont {
         var numbers: [Double] = []
         numbers.reserveCapacity(4)
         var command = UInt8(ascii: "M")
-        var digits: Int64 = 0
-        var divisor: Int64 = 1
-        var negative = false
-        var inNumber = false
-        var inFraction = false
+        var reader = DecimalReader()
         func endNumber() {
-            guard inNumber else { return }
-            let value = Double(digits) / Double(divisor)
-            numbers.append(negative ? -value : value)
-            (digits, divisor, negative, inNumber, inFraction) = (0, 1, false, false, false)
+            if let value = reader.value { numbers.append(value) }
+            reader = DecimalReader()
         }
         func finish() {
             switch command {
@@ -142,21 +220,12 @@ package enum BadgeFont {
             numbers.removeAll(keepingCapacity: true)
         }
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
-                if inFraction { divisor *= 10 }
-                inNumber = true
-            case UInt8(ascii: "-"):
+            if byte == UInt8(ascii: " ") {
                 endNumber()
-                negative = true
-                inNumber = true
-            case UInt8(ascii: "."):
-                inFraction = true
-                inNumber = true
-            case UInt8(ascii: " "):
+            } else if byte == UInt8(ascii: "-") && reader.started {
                 endNumber()
-            default:
+                _ = reader.read(byte)
+            } else if !reader.read(byte) {
                 endNumber()
                 finish()
                 command = byte

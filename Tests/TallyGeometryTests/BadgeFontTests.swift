@@ -47,6 +47,29 @@ import Testing
         return contours
     }
 
+    /// The advances and kerning read from the data, line by line, as a plain reader takes them.
+    @Test func theTablesHoldEveryLineOfTheData() throws {
+        var advances = 0
+        for line in BadgeFont.dataGlyphs.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 2)
+            let code = try #require(UInt32(fields[0], radix: 16).flatMap(Unicode.Scalar.init))
+            let glyph = try #require(BadgeFont.glyphs[code], "U+\(fields[0])")
+            #expect(glyph.advance == Double(String(fields[1])), "U+\(fields[0])")
+            #expect(glyph.outline == (fields.count > 2 ? fields[2] : ""), "U+\(fields[0])")
+            advances += 1
+        }
+        #expect(advances == BadgeFont.glyphs.count)
+        var pairs = 0
+        for line in BadgeFont.dataKerning.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            let first = try #require(UInt64(fields[0], radix: 16))
+            let second = try #require(UInt64(fields[1], radix: 16))
+            #expect(BadgeFont.kerning[first << 32 | second] == Double(String(fields[2])), "\(line)")
+            pairs += 1
+        }
+        #expect(pairs == BadgeFont.kerning.count && pairs > 100)
+    }
+
     @Test func everyGlyphReadsAsItsDataSays() throws {
         #expect(BadgeFont.glyphs.count > 190)
         for (scalar, glyph) in BadgeFont.glyphs {
