@@ -105,7 +105,12 @@ struct BadgeCommand: ParsableCommand {
 
     /// A badge from its arguments as text, however they were read (the parser, or a docs
     /// region's plain reading).
-    static func prepared(count: String, output: String?, format: String?, given: [RenderOption: String])
+    /// - Parameter reusing: the badge these arguments lay out, already made from the same
+    ///   count, goal and label (a docs region draws one badge in several themes and scales,
+    ///   which the layout does not depend on).
+    static func prepared(
+        count: String, output: String?, format: String?, given: [RenderOption: String], reusing: Badge? = nil
+    )
         throws(CommandFailure) -> (badge: Badge, format: BadgeFormat, options: RenderOptions, settings: BadgeSettings)
     {
         let count = try Values.count(count)
@@ -113,6 +118,7 @@ struct BadgeCommand: ParsableCommand {
             given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
         let options = try RenderOptions(given)
         let settings = try options.badgeSettings(format: OutputFormat(rawValue: format.rawValue) ?? .svg)
+        if let reusing { return (reusing, format, options, settings) }
         return (try options.badge(count, settings), format, options, settings)
     }
 

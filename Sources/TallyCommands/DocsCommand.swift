@@ -165,8 +165,19 @@ enum RegionCommand {
         let request = ImageRequest(
             output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
             scales: scales, alt: alt)
+        // A light and a dark file share the layout of their scale: only the palette differs.
+        let layouts = LayoutCache()
         return drawing(given, request: request) { variant throws(CommandFailure) in
-            try Render.image(count, format: format, options: try RenderOptions(variant))
+            let options = try RenderOptions(variant)
+            let settings = try options.settings(format: format)
+            do throws(RenderError) {
+                let key = variant[.scale] ?? ""
+                if let layout = layouts.byScale[key] { return try Renderer.render(layout, as: format, settings) }
+                let layout = layouts.made(key, try Renderer.layout(count, format, settings))
+                return try Renderer.render(layout, as: format, settings)
+            } catch {
+                throw options.failure(error)
+            }
         }
     }
 
@@ -182,9 +193,11 @@ enum RegionCommand {
             output: output, format: try imageFormat(prepared.format.rawValue),
             followsColorScheme: follows(given[.theme], format: try imageFormat(prepared.format.rawValue)),
             scales: scales, alt: prepared.badge.title)
+        // The layout depends on the count, goal and label alone, the same in every file.
         return drawing(given, request: request) { variant throws(CommandFailure) in
             try BadgeCommand.drawn(
-                try BadgeCommand.prepared(count: count, output: output, format: format, given: variant)
+                try BadgeCommand.prepared(
+                    count: count, output: output, format: format, given: variant, reusing: prepared.badge)
             ).bytes
         }
     }
@@ -263,6 +276,20 @@ enum RegionCommand {
     /// SVG, whose default is auto (the theme's help says so).
     static func follows(_ theme: String?, format: DocsImageFormat) -> Bool {
         theme == "auto" || (theme == nil && format == .svg)
+    }
+}
+
+/// The layouts of one region's files, by scale: `Renderer.render(count, as:, settings)` is
+/// `Renderer.layout` then `Renderer.render(layout, …)`, and a layout does not depend on the
+/// theme, so the files of a light and dark pair are the bytes `render` writes for each.
+final class LayoutCache {
+    typealias Layout = (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)
+    var byScale: [String: Layout] = [:]
+
+    /// Keeps a layout made for a scale, and gives it back.
+    func made(_ scale: String, _ layout: Layout) -> Layout {
+        byScale[scale] = layout
+        return layout
     }
 }
 
@@ -380,24 +407,32 @@ enum DocumentFiles {
         guard Int(info.st_size) == bytes.count, let existing = readAll(descriptor, limit: bytes.count) else {
             return .different
         }
-        return existing == bytes ? .same : .different
+        guard existing.count == bytes.count, !bytes.isEmpty else { return existing == bytes ? .same : .different }
+        // memcmp: Array's == compares element by element, ten times the instructions.
+        let same = existing.withUnsafeBytes { old in
+            bytes.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 }
+        }
+        return same ? .same : .different
     }
 
     /// At most `limit` bytes and one more (so a file that grew reads as different), or nil on
     /// an error.
     private static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                return nil
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
+                }
+                if got == 0 { return }
+                count += got
             }
-            if got == 0 { break }
-            filled += got
         }
-        return Array(bytes[..<filled])
+        return failed ? nil : bytes
     }
 
     /// Every missing folder on the way to `path`'s file, left to right (`mkdir -p`).

@@ -185,30 +185,68 @@ package enum BadgeFont {
     /// Parses `M x y L x y Q cx cy x y Z …` into closed contours of segments, reading the
     /// outline's bytes: a command letter may touch its first number (`M391`).
     static func contours(_ text: Substring) -> [[Segment]] {
-        var contours: [[Segment]] = []
-        var current: [Segment] = []
-        var start = Point(0, 0)
-        var at = Point(0, 0)
-        var numbers: [Double] = []
-        numbers.reserveCapacity(4)
-        var command = UInt8(ascii: "M")
-        var reader = DecimalReader()
-        func endNumber() {
-            if let value = reader.value { numbers.append(value) }
-            reader = DecimalReader()
+        var reader = OutlineReader()
+        for byte in text.utf8 { reader.read(byte) }
+        return reader.finished()
+    }
+
+    /// The state of `contours(_:)`: a struct read in place, since a nested function that
+    /// changes the parser's variables keeps them in boxes on the heap.
+    struct OutlineReader {
+        private var contours: [[Segment]] = []
+        private var current: [Segment] = []
+        private var start = Point(0, 0)
+        private var at = Point(0, 0)
+        /// The command's numbers so far: at most four are used (a quadratic's).
+        private var numbers = (0.0, 0.0, 0.0, 0.0)
+        private var count = 0
+        private var command = UInt8(ascii: "M")
+        private var number = DecimalReader()
+
+        mutating func read(_ byte: UInt8) {
+            if byte == UInt8(ascii: " ") {
+                endNumber()
+            } else if byte == UInt8(ascii: "-") && number.started {
+                endNumber()
+                _ = number.read(byte)
+            } else if !number.read(byte) {
+                endNumber()
+                endCommand()
+                command = byte
+            }
         }
-        func finish() {
+
+        mutating func finished() -> [[Segment]] {
+            endNumber()
+            endCommand()
+            return contours
+        }
+
+        private mutating func endNumber() {
+            guard let value = number.value else { return }
+            switch count {
+            case 0: numbers.0 = value
+            case 1: numbers.1 = value
+            case 2: numbers.2 = value
+            case 3: numbers.3 = value
+            default: break
+            }
+            count += 1
+            number = DecimalReader()
+        }
+
+        private mutating func endCommand() {
             switch command {
-            case UInt8(ascii: "M") where numbers.count == 2:
-                at = Point(numbers[0], numbers[1])
+            case UInt8(ascii: "M") where count == 2:
+                at = Point(numbers.0, numbers.1)
                 start = at
-            case UInt8(ascii: "L") where numbers.count == 2:
-                let end = Point(numbers[0], numbers[1])
+            case UInt8(ascii: "L") where count == 2:
+                let end = Point(numbers.0, numbers.1)
                 current.append(Segment(at, end))
                 at = end
-            case UInt8(ascii: "Q") where numbers.count == 4:
-                let end = Point(numbers[2], numbers[3])
-                current.append(Segment(at, end, control: Point(numbers[0], numbers[1])))
+            case UInt8(ascii: "Q") where count == 4:
+                let end = Point(numbers.2, numbers.3)
+                current.append(Segment(at, end, control: Point(numbers.0, numbers.1)))
                 at = end
             case UInt8(ascii: "Z"):
                 if at != start { current.append(Segment(at, start)) }
@@ -217,22 +255,7 @@ package enum BadgeFont {
                 at = start
             default: break
             }
-            numbers.removeAll(keepingCapacity: true)
+            count = 0
         }
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: " ") {
-                endNumber()
-            } else if byte == UInt8(ascii: "-") && reader.started {
-                endNumber()
-                _ = reader.read(byte)
-            } else if !reader.read(byte) {
-                endNumber()
-                finish()
-                command = byte
-            }
-        }
-        endNumber()
-        finish()
-        return contours
     }
 }

@@ -154,6 +154,46 @@ import Testing
         #expect(use.suffix(19) == Data("\r\n<!-- /tally -->\r\n".utf8))
     }
 
+    /// Every file of a light and dark pair, and of a density, is the command's bytes with that
+    /// theme and scale (a pair shares one layout, so this checks the sharing too).
+    @Test(.timeLimit(.minutes(1)))
+    func pairsAndDensitiesAreTheCommandsBytes() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = """
+            <!-- tally render 10999 --size 96 -o a.svg -->
+            <!-- /tally -->
+            <!-- tally badge 137 --label stars --of 200 -o b.svg -->
+            <!-- /tally -->
+            <!-- tally render 99 --theme auto --scale 1,2 --size 64 -o c.png -->
+            <!-- /tally -->
+            """
+        try Data(page.utf8).write(to: folder.appendingPathComponent("page.md"))
+        let run = try TallyProcess.run(["docs", "page.md"], directory: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected: [(String, [String])] = [
+            ("a.svg", ["render", "10999", "--size", "96"]),
+            ("a-light.svg", ["render", "10999", "--size", "96", "--theme", "light"]),
+            ("a-dark.svg", ["render", "10999", "--size", "96", "--theme", "dark"]),
+            ("b.svg", ["badge", "137", "--label", "stars", "--of", "200"]),
+            ("b-light.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "light"]),
+            ("b-dark.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "dark"]),
+            ("c.png", ["render", "99", "--theme", "light", "--size", "64", "-f", "png"]),
+            ("c@2x.png", ["render", "99", "--theme", "light", "--scale", "2", "--size", "64", "-f", "png"]),
+            ("c-dark.png", ["render", "99", "--theme", "dark", "--size", "64", "-f", "png"]),
+            ("c-dark@2x.png", ["render", "99", "--theme", "dark", "--scale", "2", "--size", "64", "-f", "png"]),
+        ]
+        for (file, arguments) in expected {
+            let drawn = try TallyProcess.run(arguments)
+            #expect(drawn.status == 0)
+            #expect(try Data(contentsOf: folder.appendingPathComponent(file)) == drawn.stdout, "\(file)")
+        }
+        let written = try String(contentsOf: folder.appendingPathComponent("page.md"), encoding: .utf8)
+        #expect(written.contains("srcset=\"c-dark.png 1x, c-dark@2x.png 2x\""))
+        #expect(written.contains("<img src=\"c.png\" srcset=\"c.png 1x, c@2x.png 2x\""))
+    }
+
     /// An image written again replaces the file atomically: a hard link to the old one keeps
     /// the old bytes.
     @Test(.timeLimit(.minutes(1)))
