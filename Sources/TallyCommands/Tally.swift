@@ -47,6 +47,10 @@ package struct TallyCommand: ParsableCommand {
             try rejectUnknownCommand(arguments)
             try rejectNegativeNumbers(arguments)
             if let plain = PlainRender(arguments), try plain.run() { return 0 }
+            if let docs = DocsCommand.plain(arguments) {
+                try DocsCommand.run(paths: docs.paths, check: docs.check)
+                return 0
+            }
             var command = try parseAsRoot(arguments)
             try command.run()
             return 0

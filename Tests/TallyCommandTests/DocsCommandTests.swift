@@ -255,5 +255,9 @@ import Testing
         let regions = try #require(
             run.stderr.firstMatch(of: /(\d+) regions in/).flatMap { Int($0.output.1) })
         #expect(regions >= 10)
+        // The same through swift-argument-parser (`--` is not read by the plain reader).
+        let parsed = try TallyProcess.run(
+            ["docs", "--check", "--", "README.md", "docs"], directory: TallyProcess.packageRoot, timeout: 170)
+        #expect(parsed.status == 0 && parsed.stderr == run.stderr, "\(parsed.stderr)")
     }
 }
