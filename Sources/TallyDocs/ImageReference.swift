@@ -139,7 +139,7 @@ package enum ImageSize {
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + needle.count <= bytes.count {
-            if bytes[index...].starts(with: needle) { return index }
+            if bytes[index] == needle[0] && bytes[index...].starts(with: needle) { return index }
             index += 1
         }
         return nil

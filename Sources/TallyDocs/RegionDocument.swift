@@ -247,7 +247,9 @@ private struct Scanner {
     /// Where the command starts, when an opening comment (`<!--`, blanks, `tally`, a blank)
     /// starts at `start`.
     func openerCommand(at start: Int) -> Int? {
-        guard bytes[start...].starts(with: Self.commentOpen) else { return nil }
+        // The first byte alone rules out almost every position, without making a slice.
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "<"), bytes[start...].starts(with: Self.commentOpen)
+        else { return nil }
         let word = skipBlanks(from: start + Self.commentOpen.count, to: bytes.count, newlines: true)
         guard bytes[word...].starts(with: Array("tally".utf8)) else { return nil }
         let after = word + 5
@@ -257,7 +259,8 @@ private struct Scanner {
 
     /// The end of a closing comment (`<!--`, blanks, `/tally`, blanks, `-->`) at `start`.
     func closer(at start: Int) -> Int? {
-        guard bytes[start...].starts(with: Self.commentOpen) else { return nil }
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "<"), bytes[start...].starts(with: Self.commentOpen)
+        else { return nil }
         let word = skipBlanks(from: start + Self.commentOpen.count, to: bytes.count, newlines: true)
         guard bytes[word...].starts(with: Array("/tally".utf8)) else { return nil }
         let end = skipBlanks(from: word + 6, to: bytes.count, newlines: true)
