@@ -31,9 +31,9 @@ struct DocsCommand: ParsableCommand {
             command's own error and exit code, and no file changes.
 
             Examples:
-              tally docs README.md docs             update the regions of README.md and docs/
-              tally docs --check README.md docs     for CI: list stale regions, exit 1, write nothing
-              tally docs                            every .md, .markdown and .html below here
+              tally docs README.md docs          update README.md and docs/
+              tally docs --check README.md docs  for CI: name stale regions, exit 1
+              tally docs                         every document below here
             """)
 
     /// Where the documents are.
