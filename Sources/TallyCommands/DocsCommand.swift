@@ -211,9 +211,9 @@ enum RegionCommand {
         let scales = self.scales(given[.scale])
         let prepared = try BadgeCommand.prepared(
             count: count, output: output, format: format, given: given.with(.scale, scales.first))
+        let imageFormat = try self.imageFormat(prepared.format.rawValue)
         let request = ImageRequest(
-            output: output, format: try imageFormat(prepared.format.rawValue),
-            followsColorScheme: follows(given[.theme], format: try imageFormat(prepared.format.rawValue)),
+            output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
             scales: scales, alt: prepared.badge.title)
         // The layout depends on the count, goal and label alone, the same in every file.
         return drawing(given, request: request) { variant throws(CommandFailure) in
