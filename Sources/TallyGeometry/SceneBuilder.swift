@@ -9,7 +9,9 @@
 ///   the same way if the level of detail shows that child's own children, else as a progress
 ///   mark (`ProgressMark`), so partial progress is never invisible.
 /// The cap of a complete unit is always drawn; only the detail under it follows the level of
-/// detail. A cap is opaque, over its detail or alone (SPEC §2, "Tone follows level"): a
+/// detail, except in a complete frame, which keeps the children its count less one drew as
+/// complete ones (SPEC §2, "Structure is kept at completions": one more never empties the
+/// picture). A cap is opaque, over its detail or alone (SPEC §2, "Tone follows level"): a
 /// translucent cap mixed its colour into the marks under it (a grey cross over the red slash
 /// read brown) and drew a block's diagonal in the grey of the boxes it crosses.
 /// At an output scale, units sit at whole-pixel steps (`Placement`), and the cross or diagonal
@@ -63,7 +65,7 @@ struct SceneBuilder {
             for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
             marks.append(MarkShapes.slash(gateAt: origin))
         case .quincunx:
-            if detail.showsUnits(of: .gate) {
+            if isFrame || detail.showsUnits(of: .gate) {
                 for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
@@ -76,7 +78,9 @@ struct SceneBuilder {
             if isFrame {
                 // The closure of SPEC §2: ten rows in cap form under one diagonal.
                 let row = level.child!
-                if detail.showsUnits(of: row) {
+                // SPEC §2, "Structure is kept at completions": the count before showed its
+                // complete rows whatever the size, so the complete block shows all ten.
+                if isFrame || detail.showsUnits(of: row) {
                     for index in 0..<10 {
                         complete(row, at: origin + placement.childOffset(level, index), isFrame: false)
                     }
@@ -90,7 +94,10 @@ struct SceneBuilder {
         case .row:
             // The squares drop their crosses or diagonals and keep their boxes; one line through all.
             let square = level.child!
-            if detail.showsUnits(of: square) {
+            // SPEC §2, "Structure is kept at completions": a row that is the frame keeps the
+            // boxes its count before showed whatever the size (999 drew nine); inside a larger
+            // structure its boxes follow the level of detail, as its siblings' do.
+            if isFrame || detail.showsUnits(of: square) {
                 for index in 0..<10 {
                     marks.append(
                         MarkShapes.box(square, at: origin + placement.childOffset(level, index), placement: placement))

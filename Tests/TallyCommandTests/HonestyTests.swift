@@ -274,6 +274,30 @@ import Testing
         let hundred = try Renderer.layout(100, .png, RenderSettings(side: .longer(16)))
         #expect(hundred.scene.marks.map(\.kind) == [.box, .cross])
     }
+
+    /// SPEC §2, "Structure is kept at completions": at every size, a complete unit shows at
+    /// least the structure the count before it showed. For every threshold from 10³ to 10¹⁸
+    /// and every size from 32 to 1,024 px, the JSON scene of a row threshold (10³, 10⁵ …) has
+    /// at least as many boxes as the count less one, and of a block threshold (10⁴, 10⁶ …) at
+    /// least as many lines: one more never empties the picture. A row drawn as its line alone
+    /// at a small size (1,000 at 64 px was one hairline under 999's nine boxes) fails.
+    @Test(arguments: [32.0, 48, 64, 96, 128, 256, 1_024])
+    func completionsKeepTheStructureBeforeThem(size: Double) throws {
+        func marks(_ count: UInt64, _ kind: String) throws -> Int {
+            let scene = try jsonScene(count, size: size)
+            let marks = try #require(scene["marks"] as? [[String: Any]])
+            return marks.filter { $0["kind"] as? String == kind }.count
+        }
+        for exponent in 3...18 {
+            let threshold = pow10(exponent)
+            // Rows are the odd powers from 10³, blocks the even ones from 10⁴.
+            let kept = exponent % 2 == 1 ? "box" : "line"
+            let before = try marks(threshold - 1, kept)
+            let at = try marks(threshold, kept)
+            #expect(before >= 9, "\(threshold - 1) at \(size) px: \(before) \(kept)s; it has nine complete children")
+            #expect(at >= before, "\(threshold) at \(size) px: \(at) \(kept)s, fewer than \(threshold - 1)'s \(before)")
+        }
+    }
 }
 
 /// 10ⁿ for n ≤ 19.
