@@ -28,9 +28,13 @@ enum RemainingCells {
     static func goalOutline(_ goal: TallyCount, detail: Detail, placement: Placement) -> Mark {
         let level = UnitLevel.frame(for: goal)
         // Inside the goal's cell by two pens and two pixels, clear of the box a complete cell is
-        // drawn with, so the goal's edge shows past it (12,000 of 10,000 is not 12,000).
+        // drawn with, so the goal's edge shows past it (12,000 of 10,000 is not 12,000). A
+        // twenty-five-unit has no box, and its gates reach into its corners: its outline runs
+        // on its border, around the gates, never through them.
         let pixel = onePixel(detail)
-        return outline(level, at: Point(0, 0), placement, pixel, inset: 2 * pen(level) + 2 * pixel)
+        let inset = level.shape == .quincunx ? 0 : 2 * pen(level) + 2 * pixel
+        // Its dots as close as designed at every size: one outline, never a weight to keep down.
+        return outline(level, at: Point(0, 0), placement, pixel, inset: inset, spacing: 4)
     }
 
     /// One output pixel in layout units, the shortest dot; 0 without an output scale.
@@ -78,7 +82,8 @@ enum RemainingCells {
 
     /// A cell's outline, inset by half its pen (and `inset` more), in dots.
     private static func outline(
-        _ level: UnitLevel, at origin: Point, _ placement: Placement, _ pixel: Double, inset: Double = 0
+        _ level: UnitLevel, at origin: Point, _ placement: Placement, _ pixel: Double, inset: Double = 0,
+        spacing: Double? = nil
     ) -> Mark {
         let pen = pen(level)
         let size = placement.cellSize(level)
@@ -88,7 +93,17 @@ enum RemainingCells {
         let sides = [
             Segment(x0, y0, x1, y0), Segment(x1, y0, x1, y1), Segment(x1, y1, x0, y1), Segment(x0, y1, x0, y0),
         ]
-        return mark(level.capacity, pen, sides.flatMap { dots($0, dot) })
+        return mark(level.capacity, pen, sides.flatMap { dots($0, dot, spacing: spacing ?? Self.spacing(pen, pixel)) })
+    }
+
+    /// How many dot lengths apart dots start: 4 while a remaining pen is drawn at half a mark's
+    /// pen, up to 16 where the pen floor (SPEC §2, one output pixel) draws both at one pixel.
+    /// A dot's round caps make it about twice as long as drawn, and a remaining row is outlined
+    /// above and below where a done one is a single line; at 4 dot lengths apart a remaining row
+    /// at 64 px carried 0.41× a done row's ink, over SPEC §2's 0.35×.
+    static func spacing(_ pen: Double, _ pixel: Double) -> Double {
+        let ratio = 2 * max(pen, pixel) / max(2 * pen, pixel)
+        return 4 * ratio * ratio
     }
 
     /// The place of stroke `index` (0–3) or of the slash (4) in a gate, dashed.
@@ -99,7 +114,7 @@ enum RemainingCells {
                 origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeTop,
                 origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeBottom)
             : Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)
-        return mark(1, pen(.gate), dots(segment, max(pen(.gate), pixel)))
+        return mark(1, pen(.gate), dots(segment, max(pen(.gate), pixel), spacing: spacing(pen(.gate), pixel)))
     }
 
     private static func mark(_ unit: UInt64, _ pen: Double, _ segments: [Segment]) -> Mark {
@@ -108,14 +123,14 @@ enum RemainingCells {
             opacity: Proportions.remainingOpacity)
     }
 
-    /// Dots `dot` long along a segment, three times that apart, one at each end and the rest
-    /// spread evenly between them (one dot where the segment is shorter than two).
-    static func dots(_ segment: Segment, _ dot: Double) -> [Segment] {
+    /// Dots `dot` long along a segment, starting about `spacing` dot lengths apart, one at each
+    /// end and the rest spread evenly between them (one dot where the segment is shorter than two).
+    static func dots(_ segment: Segment, _ dot: Double, spacing: Double = 4) -> [Segment] {
         let dx = segment.end.x - segment.start.x
         let dy = segment.end.y - segment.start.y
         let total = (dx * dx + dy * dy).squareRoot()
         guard dot > 0, total > dot else { return [segment] }
-        let count = max(1, Int(((total + 3 * dot) / (4 * dot)).rounded(.down)))
+        let count = max(1, Int(((total + (spacing - 1) * dot) / (spacing * dot)).rounded(.down)))
         guard count > 1 else { return [segment] }
         let step = (total - dot) / Double(count - 1)
         return (0..<count).map { index in

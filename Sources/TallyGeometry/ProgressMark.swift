@@ -10,6 +10,11 @@
 /// and as a filled area in the strokes' colour at `Proportions.progressOpacity` (the lightest
 /// thing in the picture that still meets 3:1 against the paper) it never looks like a cap,
 /// which is always a line.
+///
+/// Read at a glance (SPEC §2, "Readable at a glance"): the covered share is a light tint with a
+/// solid leading edge, and the whole cell is marked by dots on its border, so a reader sees how
+/// far the edge has come across a cell whose full size is in view, as on a gauge. Tint, edge
+/// and dots together stay lighter than a finished sibling (SPEC §2, "Weight follows quantity").
 enum ProgressMark {
     /// The progress mark of `level`, filled with `count` (1 ..< capacity).
     /// - Parameters:
@@ -17,12 +22,15 @@ enum ProgressMark {
     ///     output scale (`Placement`).
     ///   - size: the cell's size as placed.
     ///   - pixelsPerUnit: the output scale.
-    static func marks(_ level: UnitLevel, count: UInt64, at origin: Point, size: Point, pixelsPerUnit: Double)
-        -> [Mark]
-    {
-        let horizontal = level.shape == .row || level.shape == .gate
+    ///   - finishedInk: the ink of a finished sibling drawn at this scale (`inkPixels`), which
+    ///     the wash never outweighs.
+    static func marks(
+        _ level: UnitLevel, count: UInt64, at origin: Point, size: Point, pixelsPerUnit: Double, finishedInk: Double
+    ) -> [Mark] {
+        let horizontal = fillsColumns(level)
         let pixels = cellPixels(size, pixelsPerUnit)
         let rects = cover(count: count, of: level.capacity, cellPixels: pixels, horizontal: horizontal)
+        let front = leadingEdge(of: rects, horizontal: horizontal)
         func segments(_ rects: [Rect]) -> [Segment] {
             rects.flatMap { rect in
                 outline(
@@ -31,13 +39,80 @@ enum ProgressMark {
                         width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
             }
         }
+        let edges = front + cellDots(pixels, clearOf: rects)
+        let covered = rects.reduce(0) { $0 + $1.width * $1.height }
+        let edgePixels = edges.reduce(0) { $0 + $1.width * $1.height }
         let tint = Mark(
             kind: .progress, unit: level.capacity, color: .c1, width: 0, segments: segments(rects),
-            opacity: Proportions.progressTintOpacity)
+            opacity: tintOpacity(covered: covered, edges: edgePixels, finishedInk: finishedInk))
         let edge = Mark(
-            kind: .edge, unit: level.capacity, color: .c1, width: 0,
-            segments: segments(leadingEdge(of: rects, horizontal: horizontal)), opacity: Proportions.progressOpacity)
+            kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments(edges),
+            opacity: Proportions.progressOpacity)
         return [tint, edge]
+    }
+
+    /// The tint's opacity: `Proportions.progressTintOpacity`, or less where the covered area is
+    /// large against a finished sibling's ink, so tint, edge and dots together never outweigh it
+    /// (SPEC §2, "Weight follows quantity"); never below `Proportions.faintestTintOpacity`.
+    ///
+    /// Ink is counted as the light theme shows it, where blending in sRGB makes a tint darker
+    /// than its opacity: a pixel of tint at opacity α as 1.9 α of a solid pixel of the strokes'
+    /// colour, a pixel of edge or dot (at `Proportions.progressOpacity`) as 0.8 of one, and the
+    /// sibling's caps, in the lighter c2 and c3, as 0.8 of their area.
+    static func tintOpacity(covered: Double, edges: Double, finishedInk: Double) -> Double {
+        guard covered > 0 else { return Proportions.progressTintOpacity }
+        let budget = 0.8 * finishedInk - 0.8 * edges
+        let fitting = budget / (1.9 * covered)
+        let opacity = min(Proportions.progressTintOpacity, max(Proportions.faintestTintOpacity, fitting))
+        // Three decimals, as the SVG writes it, so every output draws the same tint.
+        return (opacity * 1_000).rounded(.down) / 1_000
+    }
+
+    /// The ink of some marks in output pixels: each stroked segment's length times its pen, the
+    /// pen at least a pixel as drawn (SPEC §2, "Level of detail"); fills are not counted.
+    static func inkPixels(_ marks: [Mark], pixelsPerUnit: Double) -> Double {
+        marks.reduce(0) { total, mark in
+            guard !mark.kind.isFilled else { return total }
+            let pen = max(mark.width * pixelsPerUnit, Proportions.minimumPenPixels)
+            return mark.segments.reduce(total) { sum, segment in
+                let (dx, dy) = (segment.end.x - segment.start.x, segment.end.y - segment.start.y)
+                return sum + (dx * dx + dy * dy).squareRoot() * pixelsPerUnit * pen
+            }
+        }
+    }
+
+    /// Whether a unit's wash fills whole columns left to right (rows, gates, and the
+    /// twenty-five-unit, whose first stroke then reads as an upright stroke, never as a row's
+    /// line), or whole pixel rows top to bottom (squares, whose rows or quarters fill downwards).
+    static func fillsColumns(_ level: UnitLevel) -> Bool {
+        level.shape == .row || level.shape == .gate || level.shape == .quincunx
+    }
+
+    /// The cell's extent in dots (SPEC §2, "Readable at a glance"): single pixels on the cell's
+    /// outermost whole pixels, every corner and evenly between, about
+    /// `Proportions.progressDotPeriod` pixels apart, leaving out those the leading edge covers.
+    /// Against them the leading edge reads as a share of a cell whose full size is seen, and as
+    /// dots, never a solid outline, the cell never looks like a box, which says "complete".
+    static func cellDots(_ cell: (width: Double, height: Double), clearOf front: [Rect]) -> [Rect] {
+        let (width, height) = (Int(cell.width), Int(cell.height))
+        guard width >= 3 && height >= 3 else { return [] }
+        // Evenly spread whole-pixel places from 0 to `length - 1`, both ends included.
+        func places(_ length: Int) -> [Int] {
+            let count = max(2, (length - 1) / Proportions.progressDotPeriod + 1)
+            return (0..<count).map { ($0 * (length - 1) + (count - 1) / 2) / (count - 1) }
+        }
+        var dots: [(Int, Int)] = []
+        let across = places(width)
+        let down = places(height)
+        for x in across { dots += [(x, 0), (x, height - 1)] }
+        for y in down.dropFirst().dropLast() { dots += [(0, y), (width - 1, y)] }
+        return dots.compactMap { x, y in
+            let dot = Rect(minX: Double(x), minY: Double(y), width: 1, height: 1)
+            let covered = front.contains {
+                dot.minX >= $0.minX && dot.maxX <= $0.maxX && dot.minY >= $0.minY && dot.maxY <= $0.maxY
+            }
+            return covered ? nil : dot
+        }
     }
 
     /// The last whole pixels the wash covers along its fill order: for rows filled top to bottom,

@@ -77,11 +77,20 @@ package enum Proportions {
     /// picture, lighter than every cap so it never reads as one, and still at least 3:1 against
     /// the paper (SPEC §2, "Contrast": 3.53:1 light, 5.20:1 dark).
     package static let progressOpacity = 0.55
-    /// The wash itself (kind `progress`) is a tint of the strokes' colour at this opacity: it
-    /// shows the area covered, and light enough that a unit 24 of 25 full, its wash over nearly
-    /// the whole cell with its edge, carries no more ink than a finished sibling's cap (SPEC §2,
-    /// "Weight follows quantity"); its edge carries the contrast.
-    package static let progressTintOpacity = 0.06
+    /// The wash itself (kind `progress`) is a tint of the strokes' colour at most this opaque:
+    /// a grey bar over the area covered, against the dots of the cell still empty, so the share
+    /// reads at a glance. Where the covered area is large against a finished sibling's ink (24 of
+    /// 25 at 64 px, under a sibling that is a cross alone) it is lighter, down to
+    /// `faintestTintOpacity` (`ProgressMark.tintOpacity`, SPEC §2, "Weight follows quantity");
+    /// its edge carries the contrast.
+    package static let progressTintOpacity = 0.12
+    /// The lightest a wash's tint is drawn, where a finished sibling carries little ink against
+    /// the area the wash covers (`ProgressMark.tintOpacity`).
+    package static let faintestTintOpacity = 0.03
+    /// The dots that mark a partial unit's whole cell (`ProgressMark.cellDots`) are single
+    /// pixels about this many pixels apart: close enough to read as the cell's outline at 64 px,
+    /// sparse enough that they never close into a box.
+    package static let progressDotPeriod = 3
 
     /// The cells a goal still holds (`--of`, `RemainingCells`): dashed outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either

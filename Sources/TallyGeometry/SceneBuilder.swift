@@ -51,9 +51,13 @@ struct SceneBuilder {
         if detail.showsUnits(of: grandchild) {
             partial(child, count: rest, at: at)
         } else if case .automatic(let pixelsPerUnit) = detail {
-            // Too small for its own detail: the child being filled still shows its progress.
+            // Too small for its own detail: the child being filled still shows its progress,
+            // never heavier than the child would be finished (SPEC §2, "Weight follows quantity").
+            var finished = SceneBuilder(detail: detail, placement: placement)
+            finished.complete(child, at: at, isFrame: false)
             marks += ProgressMark.marks(
-                child, count: rest, at: at, size: placement.cellSize(child), pixelsPerUnit: pixelsPerUnit)
+                child, count: rest, at: at, size: placement.cellSize(child), pixelsPerUnit: pixelsPerUnit,
+                finishedInk: ProgressMark.inkPixels(finished.marks, pixelsPerUnit: pixelsPerUnit))
         }
     }
 

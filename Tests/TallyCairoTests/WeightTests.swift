@@ -77,7 +77,7 @@ import TallyStyle
 
     /// 6,200 of 10,000: the rows still to fill carry at most 0.35× the ink of a done row, at every
     /// size, dots never closing into solid outlines.
-    @Test(arguments: [128.0, 256, 1024])
+    @Test(arguments: [64.0, 128, 256, 1024])
     func remainingRowsAreQuieterThanDoneRows(_ size: Double) throws {
         let drawn = try Drawn(6200, of: 10_000, size: size)
         let remaining = drawn.scene.marks.filter { $0.kind == .remaining && $0.unit == 1000 }
@@ -94,7 +94,7 @@ import TallyStyle
     }
 
     /// 37 of 100: the twenty-five-units still to fill against the finished one.
-    @Test(arguments: [128.0, 256, 1024])
+    @Test(arguments: [64.0, 128, 256, 1024])
     func remainingUnitsAreQuieterThanDoneUnits(_ size: Double) throws {
         let drawn = try Drawn(37, of: 100, size: size)
         let remaining = drawn.scene.marks.filter { $0.kind == .remaining && $0.unit == 25 }

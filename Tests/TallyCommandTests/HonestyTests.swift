@@ -68,6 +68,80 @@ import Testing
         #expect(washes >= 100, "only \(washes) washes in 200 scenes")
     }
 
+    /// SPEC §2, "Readable at a glance": a partial unit shows its whole cell and the share it
+    /// fills. Over 150 random counts and sizes from 64 to 1,024 px, every wash's tint (the share)
+    /// and `edge` mark (its leading edge and the dots of the cell still empty) together span the
+    /// whole cell in whole pixels, the dots reaching beyond the tint, while the share leaves a
+    /// quarter of the cell empty; the tint is at least 3% opaque. A wash drawn as its share
+    /// alone, or its edge alone (read as "a short dash"), fails.
+    @Test func partialUnitsShowTheirWholeCell() throws {
+        var random = SeededGenerator(state: 41)
+        var checked = 0
+        /// The bounding box of some segments, as min x, min y, max x, max y.
+        func box(_ segments: [[Double]]) -> [Double] {
+            let xs = segments.flatMap { [$0[0], $0[2]] }
+            let ys = segments.flatMap { [$0[1], $0[3]] }
+            return [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0]
+        }
+        for _ in 0..<150 {
+            let digits = Int.random(in: 2...18, using: &random)
+            var upper: UInt64 = 1
+            for _ in 0..<digits { upper *= 10 }
+            let count = UInt64.random(in: 1...upper, using: &random)
+            let size = Double(Int.random(in: 64...1024, using: &random))
+            let scene = try jsonScene(count, size: size)
+            let viewport = try #require(scene["viewport"] as? [String: Any])
+            let pixels = try #require(viewport["pixels"] as? [String: Double])
+            let frame = try #require(viewport["box"] as? [String: Double])
+            let scale = try #require(pixels["width"]) / (try #require(frame["width"]))
+            let marks = try #require(scene["marks"] as? [[String: Any]])
+            for (index, mark) in marks.enumerated() where mark["kind"] as? String == "progress" {
+                try #require(index + 1 < marks.count && marks[index + 1]["kind"] as? String == "edge")
+                let unit = try #require((mark["unit"] as? NSNumber)?.uint64Value)
+                let level = try #require(UnitLevel.all.first { $0.capacity == unit })
+                let cell = Placement(pixelsPerUnit: scale).cellSize(level)
+                let (width, height) = ((cell.x * scale).rounded(.down), (cell.y * scale).rounded(.down))
+                let opacity = try #require((mark["opacity"] as? NSNumber)?.doubleValue)
+                #expect(opacity >= 0.03, "\(count) at \(size) px: a tint at \(opacity)")
+                guard width >= 3 && height >= 3, Double(count % unit) / Double(unit) < 0.75 else { continue }
+                checked += 1
+                let edge = box(try #require(marks[index + 1]["segments"] as? [[Double]]))
+                let tint = box(try #require(mark["segments"] as? [[Double]]))
+                // Tint and dots together cover the cell's whole extent, the dots beyond the tint.
+                let spanned = (
+                    (max(edge[2], tint[2]) - min(edge[0], tint[0])) * scale,
+                    (max(edge[3], tint[3]) - min(edge[1], tint[1])) * scale
+                )
+                #expect(
+                    abs(spanned.0 - width) < 0.25 && abs(spanned.1 - height) < 0.25,
+                    "\(count) at \(size) px: the \(level.name)'s wash and dots span \(spanned) px of its \(width) × \(height)"
+                )
+                #expect(edge[2] > tint[2] || edge[3] > tint[3], "\(count) at \(size) px: no dots beyond the tint")
+            }
+        }
+        #expect(checked >= 50, "only \(checked) washes with room for their cell")
+    }
+
+    /// The first stroke of a twenty-five-unit too small for its gates is an upright sliver of
+    /// wash, as a stroke stands, never a level one, which would read as a row's line (26 at 64 px).
+    @Test(arguments: [UInt64(26), 51, 76, 126])
+    func aFirstStrokeStandsUpright(_ count: UInt64) throws {
+        var washes = 0
+        for size in [32.0, 48, 64] {
+            let marks = try Renderer.layout(
+                try #require(TallyCount(exactly: count)), .png, RenderSettings(side: .longer(size))
+            ).scene.marks
+            for wash in marks where wash.kind == .progress && wash.unit == 25 {
+                washes += 1
+                let xs = wash.segments.flatMap { [$0.start.x, $0.end.x] }
+                let ys = wash.segments.flatMap { [$0.start.y, $0.end.y] }
+                let (width, height) = (xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+                #expect(height > width, "\(count) at \(size) px: its first stroke is \(width) wide, \(height) tall")
+            }
+        }
+        #expect(washes >= 2, "\(count): \(washes) washes of a twenty-five-unit at 32 to 64 px")
+    }
+
     /// At least one pixel, never more: 10,001 is never drawn as 11,000 (SPEC §2's example).
     @Test func onePixelForOneStrokeInAnUnseenCorner() throws {
         for size in [64.0, 128, 256, 1024] {
