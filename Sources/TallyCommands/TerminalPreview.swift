@@ -18,13 +18,59 @@ enum RenderFormat: String, CaseIterable {
     }
 }
 
+/// How wide the terminal preview is (SPEC §6).
+package enum TerminalWidth {
+    /// The widths a preview may have, in columns.
+    package static let range = 4...2000
+
+    /// The preview's width in columns: `asked` (`--columns`) when given, and a bad one is an
+    /// error; else the terminal's own width (`terminal`); else `COLUMNS` (read through
+    /// `environment`); else 80. A width out of `range` from the terminal or `COLUMNS` is passed
+    /// over, not an error: the user did not type it.
+    ///
+    /// The terminal comes before `COLUMNS` because shells keep `COLUMNS` to themselves: bash
+    /// sets it without exporting it, so a program in a 60-column pane saw none and drew 80
+    /// columns, which wrapped into noise; and where it is exported it may be stale, from the
+    /// window the shell started in. The window size is what the lines will wrap at. `COLUMNS`
+    /// stays the way to say a width where there is no terminal (a pipe, a file, a script).
+    package static func columns(
+        asked: String?, terminal: () -> Int?, environment: (String) -> String?
+    ) throws(CommandFailure) -> Int {
+        if let asked {
+            guard let value = Int(asked), range.contains(value) else {
+                throw .usage(
+                    "--columns '\(Values.printable(asked))' is not a width; use \(range.lowerBound) to \(range.upperBound) columns"
+                )
+            }
+            return value
+        }
+        if let value = terminal(), range.contains(value) { return value }
+        if let text = environment("COLUMNS"), let value = Int(text), range.contains(value) { return value }
+        return 80
+    }
+
+    /// The width in columns of the terminal the preview is shown on: standard output's window
+    /// size (`TIOCGWINSZ`), else standard error's (the preview piped to a pager or written to a
+    /// file is still read in the terminal the command was typed in), else nil. A terminal that
+    /// reports 0 columns (a serial line, a pty nobody sized) is no answer. `/dev/tty` is not
+    /// asked: with both streams redirected nothing shows where tally writes, and the same
+    /// command would draw differently under a script depending on the window it was started in.
+    package static func terminalColumns() -> Int? {
+        for descriptor: Int32 in [1, 2] {
+            var size = winsize()
+            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        return nil
+    }
+}
+
 /// The options of the terminal preview (`-f term`, and `tally describe --picture`).
 struct TerminalOptions: ParsableArguments {
     /// How wide the preview is.
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "-f term: the width in terminal columns, \(TerminalOptions.columnRange.lowerBound) to \(TerminalOptions.columnRange.upperBound) (default: COLUMNS, else 80).",
+            "-f term: the width in terminal columns, \(TerminalWidth.range.lowerBound) to \(TerminalWidth.range.upperBound) (default: the terminal's width, else COLUMNS, else 80).",
             valueName: "n"))
     var columns: String?
 
@@ -36,24 +82,12 @@ struct TerminalOptions: ParsableArguments {
             valueName: "when"))
     var color: String?
 
-    static let columnRange = 4...2000
-
     enum ColorChoice: String, CaseIterable { case auto, always, never }
 
-    /// The width: `--columns`, else `COLUMNS` when it is a width in range, else 80.
+    /// The width: `--columns`, which wins over everything, else `TerminalWidth.columns`.
     func width() throws(CommandFailure) -> Int {
-        if let columns {
-            guard let value = Int(columns), Self.columnRange.contains(value) else {
-                throw .usage(
-                    "--columns '\(Values.printable(columns))' is not a width; use \(Self.columnRange.lowerBound) to \(Self.columnRange.upperBound) columns"
-                )
-            }
-            return value
-        }
-        if let text = environmentValue("COLUMNS"), let value = Int(text), Self.columnRange.contains(value) {
-            return value
-        }
-        return 80
+        try TerminalWidth.columns(
+            asked: columns, terminal: TerminalWidth.terminalColumns, environment: environmentValue)
     }
 
     /// The colours for output on `descriptor`: ANSI when it is a terminal (or `--color always`),

@@ -17,13 +17,46 @@ package enum TerminalPalette: Sendable, Equatable {
         .c2: RGBA(hex: 0x8A8A8A), .c3: RGBA(hex: 0x747474), .accent: RGBA(hex: 0xD94033),
     ]
 
-    /// The colour of a token; nil for the terminal's default foreground.
-    func color(_ token: ColorToken) -> RGBA? {
-        switch self {
-        case .theme(let palette): palette[token]
-        case .anyBackground: Self.midTones[token]
+    /// The tone of a progress wash on a terminal whose background is not known: a grey as far
+    /// from white as from #1E1E1E (about 4.1:1 on each), so it meets 3:1 on both like the mid
+    /// tones while it is fainter than the ink, the terminal's own foreground (SPEC §2, "Weight
+    /// follows quantity"). No grey is fainter than both mid tones on both backgrounds: the
+    /// product of a grey's two ratios is the same for every grey.
+    package static let anyBackgroundWash = RGBA(hex: 0x7D7D7D)
+
+    /// The colour of a tone; nil for the terminal's default foreground.
+    func color(_ tone: TerminalTone) -> RGBA? {
+        switch (self, tone) {
+        case (.theme(let palette), .token(let token)): palette[token]
+        case (.anyBackground, .token(let token)): Self.midTones[token]
+        case (.theme(let palette), .wash): Self.washTone(palette)
+        case (.anyBackground, .wash): Self.anyBackgroundWash
         }
     }
+
+    /// A progress wash's tone under a known theme: the ink (`c1`) at the wash edge's opacity
+    /// (`Proportions.progressOpacity`) over the theme's paper, the colour the images give the
+    /// edge: the faintest mark, still 3:1 on the paper (SPEC §2, "Contrast").
+    package static func washTone(_ palette: Palette) -> RGBA {
+        let (ink, paper) = (palette[.c1], palette.paper)
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            UInt8((Double(a) * Proportions.progressOpacity + Double(b) * (1 - Proportions.progressOpacity)).rounded())
+        }
+        return RGBA(red: mix(ink.red, paper.red), green: mix(ink.green, paper.green), blue: mix(ink.blue, paper.blue))
+    }
+}
+
+/// What a dot of the preview is drawn in: a mark's colour role, or the fainter tone of a
+/// progress wash.
+package enum TerminalTone: Hashable, Sendable {
+    /// The colour of a role (SPEC §3).
+    case token(ColorToken)
+    /// A progress wash's tint and edge: fainter than every finished mark's ink.
+    case wash
+
+    /// Every tone in the order ties are broken: the roles as declared (`c1` first), the wash
+    /// last.
+    static let all: [TerminalTone] = ColorToken.allCases.map(TerminalTone.token) + [.wash]
 }
 
 /// How a terminal preview is coloured.
@@ -49,6 +82,14 @@ package enum TerminalColors: Sendable, Equatable {
 /// mark there; a cell takes the colour most of its dots have. The terminal's own background
 /// stays: only the marks are coloured. Rows with no dot lit above and below the marks are left
 /// out, and a caption is not drawn in dots: the caller prints it as text.
+///
+/// A dot is as heavy as a pen here, so a progress wash cannot be a tint of every dot it covers:
+/// lit solid, a unit nearly full was the heaviest thing in the preview (80 dots against a
+/// finished sibling's 44). Its tint lights one dot in `washDotPeriod` each way, from the first
+/// dot of its share, and its edge (the last covered dot of each line) is lit whole, so the
+/// reader sees how far the unit reaches; both are drawn in the wash's own tone, fainter than
+/// the ink (`TerminalTone.wash`). So a partial unit never carries more dots than a complete
+/// sibling (SPEC §2, "Weight follows quantity").
 package enum TerminalRenderer {
     /// The preview of a scene planned for a viewport of `2 × columns` pixels across: one line of
     /// cells per 4 pixel rows, each line ended by a newline (and a colour reset when coloured).
@@ -69,7 +110,10 @@ package enum TerminalRenderer {
         }
         for (index, mark) in scene.marks.enumerated() where mark.kind != .caption {
             if mark.kind.isFilled {
-                // A fill is closed rectangles: light every dot whose centre is inside one.
+                // A fill is closed rectangles: light every dot whose centre is inside one; a tint
+                // only the dots of its lattice, counted from its first rectangle's top left (the
+                // cell's first pixel in fill order), so its first line always shows.
+                var tintOrigin: (x: Int, y: Int)?
                 for rect in stride(from: 0, to: mark.segments.count - 3, by: 4).map({ mark.segments[$0..<($0 + 4)] }) {
                     let points = rect.map { pixel($0.start) }
                     let xs = points.map(\.0)
@@ -79,7 +123,16 @@ package enum TerminalRenderer {
                     let y0 = max(0, Int((ys.min()! - 0.5).rounded(.up)))
                     let y1 = min(rows * 4 - 1, Int((ys.max()! - 0.5).rounded(.down)))
                     guard x0 <= x1, y0 <= y1 else { continue }
-                    for y in y0...y1 { for x in x0...x1 { dots[y * span + x] = index + 1 } }
+                    let origin = tintOrigin ?? (x0, y0)
+                    tintOrigin = origin
+                    for y in y0...y1 {
+                        for x in x0...x1
+                        where mark.kind != .progress
+                            || ((x - origin.x) % washDotPeriod == 0 && (y - origin.y) % washDotPeriod == 0)
+                        {
+                            dots[y * span + x] = index + 1
+                        }
+                    }
                 }
                 continue
             }
@@ -113,24 +166,25 @@ package enum TerminalRenderer {
         let first = (0..<rows).first(where: lit) ?? 0
         let last = (0..<rows).last(where: lit) ?? -1
         for row in first...max(first, last) where last >= 0 {
-            var current: ColorToken?
+            var current: TerminalTone?
             for column in 0..<columns {
                 var pattern: UInt32 = 0
-                var votes: [ColorToken: Int] = [:]
+                var votes: [TerminalTone: Int] = [:]
                 for dy in 0..<4 {
                     for dx in 0..<2 {
                         let markIndex = dots[(row * 4 + dy) * span + column * 2 + dx]
                         guard markIndex > 0 else { continue }
                         pattern |= bits[dy][dx]
-                        votes[scene.marks[markIndex - 1].color, default: 0] += 1
+                        let mark = scene.marks[markIndex - 1]
+                        votes[mark.kind.isFilled ? .wash : .token(mark.color), default: 0] += 1
                     }
                 }
                 if colors != .none, pattern != 0 {
-                    // The colour most dots have; ties go to the first token (c1 before the rest).
-                    let token = ColorToken.allCases.max { (votes[$0] ?? 0) < (votes[$1] ?? 0) }!
-                    if token != current {
-                        out += palette.color(token).map { escape($0, colors) } ?? "\u{1B}[39m"
-                        current = token
+                    // The tone most dots have; ties go to the first (c1 before the rest, the wash last).
+                    let tone = TerminalTone.all.max { (votes[$0] ?? 0) < (votes[$1] ?? 0) }!
+                    if tone != current {
+                        out += palette.color(tone).map { escape($0, colors) } ?? "\u{1B}[39m"
+                        current = tone
                     }
                 }
                 out.unicodeScalars.append(Unicode.Scalar(0x2800 + pattern)!)
@@ -140,6 +194,10 @@ package enum TerminalRenderer {
         }
         return out
     }
+
+    /// A progress wash's tint lights one dot in this many each way, so a unit nearly full
+    /// carries fewer dots than a finished sibling (SPEC §2, "Weight follows quantity").
+    static let washDotPeriod = 8
 
     /// The escape that sets the foreground to a colour.
     static func escape(_ color: RGBA, _ colors: TerminalColors) -> String {
