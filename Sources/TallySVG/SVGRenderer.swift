@@ -268,9 +268,20 @@ package enum SVGRenderer {
     ) {
         let scope = "#\(id) "
         out.append("\(scope)path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
+        // On a page tally cannot see (auto on transparent), a translucent mark mixes with that
+        // page and falls under 3:1 on one of them whatever its colour (c1 at 55% is 2.3:1 on
+        // white and 1.9:1 on #0D1117), so there every mark but the wash's tint is opaque: the
+        // tint shows an area, its edge carries the contrast (SPEC §2, "Readable on light and
+        // dark pages by default").
+        let opaqueMarks = appearance.isOnUnknownPage
+        func appendMarkOpacity(_ paint: String, _ rule: MarkClasses.Rule) {
+            guard opaqueMarks, rule.kind != .progress else { return appendOpacity(&out, paint, rule.opacity) }
+            // Where the class's marks carry their own opacity attributes, the rule overrides them.
+            if rule.opacity == nil { out.append(";\(paint)-opacity:1") }
+        }
         // The first palette carries the pens; the dark override under `auto` only recolours.
         func appendColors(dark: Bool, withPens: Bool) {
-            let palette = appearance.palette(dark: dark)
+            let palette = appearance.markPalette(dark: dark)
             for rule in classes.rules {
                 out.append(scope)
                 rule.appendSelector(to: &out)
@@ -279,7 +290,7 @@ package enum SVGRenderer {
                     out.append(literal: "{fill:")
                     out.append(palette[rule.color].css)
                     if withPens {
-                        appendOpacity(&out, "fill", rule.opacity)
+                        appendMarkOpacity("fill", rule)
                         out.append(";stroke:none")
                     }
                     out.append("}")
@@ -291,7 +302,7 @@ package enum SVGRenderer {
                     out.append(";stroke-width:")
                     out.append(width / divisor, digits: digits, leadingZero: false)
                 }
-                if withPens { appendOpacity(&out, "stroke", rule.opacity) }
+                if withPens { appendMarkOpacity("stroke", rule) }
                 out.append("}")
             }
             if let background = appearance.backgroundColor(dark: dark) {

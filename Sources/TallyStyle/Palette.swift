@@ -26,6 +26,33 @@ public struct Palette: Hashable, Sendable {
         paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0xEBEBED), c2: RGBA(hex: 0xC4C4C6),
         c3: RGBA(hex: 0x9A9A9C), accent: RGBA(hex: 0xF2594D))
 
+    /// The auto theme's palette for a light OS on a transparent background, where the page
+    /// behind an `<img>` may be light or dark whatever the OS says (SPEC §2, "Readable on light
+    /// and dark pages by default"): mid tones, each at least 3:1 against #FFFFFF, #0D1117 and
+    /// #000000, keeping the light theme's order, darker strokes and lighter boxes. Ratios
+    /// against #FFFFFF / #0D1117 / #000000:
+    /// - c1 #68686D (relative luminance 0.139): 5.54 / 3.42 / 3.79;
+    /// - c2 #6B6B70 (0.148): 5.30 / 3.57 / 3.96;
+    /// - c3 #8C8C91 (0.264): 3.35 / 5.66 / 6.28, 1.58:1 clear of c2 (SPEC §2, "Tone follows level");
+    /// - accent #F2594D (0.266): 3.33 / 5.69 / 6.31, 1.59:1 lighter than c2, so the slash differs
+    ///   from the twenty-five-unit's cross by more than hue.
+    ///
+    /// Its paper is the light one, drawn only where a background is asked for (then this palette
+    /// is not used).
+    package static let midLight = Palette(
+        paper: RGBA(hex: 0xFAFAF7), c1: RGBA(hex: 0x68686D), c2: RGBA(hex: 0x6B6B70),
+        c3: RGBA(hex: 0x8C8C91), accent: RGBA(hex: 0xF2594D))
+    /// The auto theme's palette for a dark OS on a transparent background (see `midLight`): the
+    /// same mid tones in the dark theme's order, brighter strokes and darker boxes. Ratios against
+    /// #FFFFFF / #0D1117 / #000000:
+    /// - c1 #8F8F94 (relative luminance 0.276): 3.22 / 5.88 / 6.52;
+    /// - c2 #8C8C91 (0.264): 3.35 / 5.66 / 6.28;
+    /// - c3 #6B6B70 (0.148): 5.30 / 3.57 / 3.96, 1.58:1 clear of c2 (SPEC §2, "Tone follows level");
+    /// - accent #C4382C (0.147): 5.32 / 3.56 / 3.95, 1.59:1 darker than c2.
+    package static let midDark = Palette(
+        paper: RGBA(hex: 0x1C1C1F), c1: RGBA(hex: 0x8F8F94), c2: RGBA(hex: 0x8C8C91),
+        c3: RGBA(hex: 0x6B6B70), accent: RGBA(hex: 0xC4382C))
+
     /// The colour of a role.
     public subscript(token: ColorToken) -> RGBA {
         get {
@@ -105,6 +132,24 @@ public struct Appearance: Hashable, Sendable {
     /// The palette drawn with, overrides applied: the dark one when `dark`.
     public func palette(dark: Bool) -> Palette {
         var palette = dark ? Palette.dark : Palette.light
+        for (token, color) in overrides { palette[token] = color }
+        return palette
+    }
+
+    /// Whether the marks lie straight on a page tally cannot see: `auto` on a transparent
+    /// background. An `<img>` follows the OS's scheme, not the page's, so a light OS may show the
+    /// image on a dark page and the reverse (SPEC §2, "Readable on light and dark pages by
+    /// default").
+    package var isOnUnknownPage: Bool { theme == .auto && background == .none }
+
+    /// The palette the marks of an image are drawn with, overrides applied: `palette(dark:)`,
+    /// except on an unknown page (`isOnUnknownPage`), where both of auto's palettes are the mid
+    /// tones `Palette.midLight` and `Palette.midDark`, which read on a white page and a black
+    /// one alike. Badges and terminals, which know what is behind their marks, keep
+    /// `palette(dark:)`.
+    package func markPalette(dark: Bool) -> Palette {
+        guard isOnUnknownPage else { return palette(dark: dark) }
+        var palette = dark ? Palette.midDark : Palette.midLight
         for (token, color) in overrides { palette[token] = color }
         return palette
     }
