@@ -38,7 +38,8 @@ import Testing
     @Test func theSpecStatesTheCodesFigures() throws {
         let spec = try Self.text("docs/SPEC.md")
         let figures = [
-            "c1 at \(Self.percent(Proportions.progressTintOpacity))",
+            "c1 at up to \(Self.percent(Proportions.progressTintOpacity))",
+            "down to \(Self.percent(Proportions.faintestTintOpacity))",
             "c1 at \(Self.percent(Proportions.progressOpacity))",
             "never under \(Self.number(Magnitude.minimumDigitPixels)) px",
             "box under \(Self.number(Proportions.smallestCappedBoxPixels)) px",
@@ -56,12 +57,19 @@ import Testing
             let found = spec.contains("| `\(light)` | `\(dark)` |")
             #expect(found, "docs/SPEC.md §3 does not give \(token) as \(light), \(dark)")
         }
+        // §3's mid tones, auto on a transparent background, for a light and a dark OS.
+        for (token, role) in [("c1", \Palette.c1), ("c2", \.c2), ("c3", \.c3), ("accent", \.accent)] {
+            let light = Palette.midLight[keyPath: role].css.uppercased()
+            let dark = Palette.midDark[keyPath: role].css.uppercased()
+            let found = spec.contains("| \(token) | `\(light)` | `\(dark)` |")
+            #expect(found, "docs/SPEC.md §3 does not give the mid \(token) as \(light), \(dark)")
+        }
     }
 
     @Test func theReadmeStatesTheCodesFigures() throws {
         let readme = try Self.text("README.md")
         let figures = [
-            "`opacity` \(Proportions.progressTintOpacity), a tint",
+            "`opacity` at most \(Proportions.progressTintOpacity), a tint",
             "at \(Proportions.progressOpacity))",
             "never under \(Self.number(Magnitude.minimumDigitPixels)) px",
             "at least \(Self.number(Magnitude.minimumDigitPixels)) px tall",
