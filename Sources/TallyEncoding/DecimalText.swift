@@ -18,7 +18,9 @@ package enum DecimalText {
 /// reads it once), so appending checks only the capacity: no reference count, no copy on write.
 package struct TextBuffer: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    /// The bytes written so far: an offset a writer can note and fill in at the end (an SVG's
+    /// ids carry a digest of the whole document, SPEC §2 "Inline-safe SVG").
+    package private(set) var count = 0
     private var capacity: Int
 
     package init(capacity: Int = 4096) {

@@ -171,35 +171,58 @@ package enum Gallery {
         }
     }
 
-    private static func tileSVG(_ tile: Tile, _ index: Int, _ settings: RenderSettings, nested: Bool) -> [UInt8] {
+    /// Writes a tile's SVG into the sheet or page, its ids the document's and its number
+    /// (`gallery-3f9a0c41b2d7-2`), so two tiles of one count, or tiles of two sheets inlined in
+    /// one page, never share an id (SPEC §2, "Inline-safe SVG").
+    private static func appendTile(
+        _ tile: Tile, _ index: Int, _ settings: RenderSettings, nested: Bool, ids: inout SVGIDs,
+        to out: inout TextBuffer
+    ) {
         let appearance = settings.appearance(in: .svg)
-        return SVGRenderer.render(
-            tile.scene, viewport: tile.viewport,
-            options: SVGOptions(
-                appearance: Appearance(theme: appearance.theme, overrides: appearance.overrides),
-                id: "tally-\(index + 1)", position: nested ? (tile.origin.x, tile.origin.y) : nil))
+        let options = SVGOptions(
+            appearance: Appearance(theme: appearance.theme, overrides: appearance.overrides),
+            position: nested ? (tile.origin.x, tile.origin.y) : nil)
+        ids.withNested(index + 1) { tileIDs in
+            SVGRenderer.write(tile.scene, viewport: tile.viewport, options: options, ids: &tileIDs, to: &out)
+        }
     }
 
-    /// The sheet's paper and label colours as CSS, following the theme as the tallies do.
-    private static func sheetStyle(_ settings: RenderSettings, paper: String, text: String) -> String {
+    /// What the sheet's own style rules select: its paper, and its labels.
+    private enum SheetPart { case paper, label }
+
+    /// The sheet's paper and label colours as CSS, following the theme as the tallies do;
+    /// `selector` writes what each rule selects.
+    private static func appendSheetStyle(
+        _ out: inout TextBuffer, _ settings: RenderSettings, selector: (inout TextBuffer, SheetPart) -> Void
+    ) {
         let appearance = settings.appearance(in: .svg)
         var background = appearance.background
         if background == .none { background = .paper }
         let sheetAppearance = Appearance(
             theme: appearance.theme, overrides: appearance.overrides, background: background)
-        func rules(dark: Bool) -> String {
+        func appendRules(dark: Bool) {
             let color = sheetAppearance.backgroundColor(dark: dark)?.css ?? "none"
             let label = sheetAppearance.palette(dark: dark).c2.css
-            return "\(paper){background:\(color);fill:\(color)}\(text){stroke:\(label);color:\(label)}"
+            selector(&out, .paper)
+            out.append("{background:\(color);fill:\(color)}")
+            selector(&out, .label)
+            out.append("{stroke:\(label);color:\(label)}")
         }
-        var css = rules(dark: appearance.theme == .dark)
-        if appearance.theme == .auto { css += "@media (prefers-color-scheme:dark){\(rules(dark: true))}" }
-        return css
+        appendRules(dark: appearance.theme == .dark)
+        if appearance.theme == .auto {
+            out.append("@media (prefers-color-scheme:dark){")
+            appendRules(dark: true)
+            out.append("}")
+        }
     }
 
     private static func svg(_ sheet: Sheet, _ settings: RenderSettings, title: String, description: String) -> [UInt8] {
         var out = TextBuffer(capacity: 4096 + sheet.tiles.count * 2048)
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"gallery\" width=\"")
+        // The sheet's id is `gallery-` and its digest, and its tiles' derive from it.
+        var ids = SVGIDs(explicit: nil, prefix: "gallery-")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
+        ids.append(to: &out)
+        out.append("\" width=\"")
         out.append(sheet.width, digits: 0)
         out.append("\" height=\"")
         out.append(sheet.height, digits: 0)
@@ -207,24 +230,33 @@ package enum Gallery {
         out.append(sheet.width, digits: 0)
         out.append(" ")
         out.append(sheet.height, digits: 0)
-        out.append(
-            "\" role=\"img\" aria-labelledby=\"gallery-title gallery-desc\">\n<title id=\"gallery-title\">\(XMLText.escaped(title))</title>\n<desc id=\"gallery-desc\">\(description)</desc>\n"
-        )
-        out.append(
-            "<style>" + sheetStyle(settings, paper: "#gallery .paper", text: "#gallery .count")
-                + "#gallery .count{fill:none;stroke-linecap:round;stroke-linejoin:round;stroke-width:")
+        out.append("\" role=\"img\" aria-labelledby=\"")
+        ids.append(to: &out, suffix: "-title")
+        out.append(byte: UInt8(ascii: " "))
+        ids.append(to: &out, suffix: "-desc")
+        out.append("\">\n<title id=\"")
+        ids.append(to: &out, suffix: "-title")
+        out.append("\">\(XMLText.escaped(title))</title>\n<desc id=\"")
+        ids.append(to: &out, suffix: "-desc")
+        out.append("\">\(description)</desc>\n<style>")
+        appendSheetStyle(&out, settings) { out, part in
+            ids.appendScope(to: &out)
+            out.append(part == .paper ? ".paper" : ".count")
+        }
+        ids.appendScope(to: &out)
+        out.append(".count{fill:none;stroke-linecap:round;stroke-linejoin:round;stroke-width:")
         out.append(StrokeFont.pen * labelDigitHeight / StrokeFont.capHeight, digits: 3, leadingZero: false)
         out.append("}</style>\n")
         out.append("<rect class=\"paper\" width=\"100%\" height=\"100%\"/>\n")
         for (index, tile) in sheet.tiles.enumerated() {
-            out.append(String(decoding: tileSVG(tile, index, settings, nested: true), as: UTF8.self))
+            appendTile(tile, index, settings, nested: true, ids: &ids, to: &out)
             // The label in strokes, as the PNG and PDF draw it; the title and desc carry the text.
             out.append("<path class=\"count\" d=\"")
             for mark in tile.label.marks { SVGRenderer.appendPathData(&out, mark, digits: 2) }
             out.append("\"/>\n")
         }
         out.append("</svg>\n")
-        return out.bytes
+        return ids.finish(out)
     }
 
     private static func html(_ sheet: Sheet, _ settings: RenderSettings, title: String) -> [UInt8] {
@@ -236,7 +268,12 @@ package enum Gallery {
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <title>\(XMLText.escaped(title))</title>
             <style>
-            \(sheetStyle(settings, paper: "body", text: "figcaption"))
+
+            """)
+        appendSheetStyle(&out, settings) { out, part in out.append(part == .paper ? "body" : "figcaption") }
+        out.append(
+            """
+
             body{margin:0;padding:\(Int(margin))px;font:13px/1.3 system-ui,sans-serif}
             main{display:grid;grid-template-columns:repeat(auto-fill,\(Int(tile))px);gap:\(Int(gap))px}
             figure{margin:0;display:flex;flex-direction:column;align-items:center}
@@ -246,12 +283,14 @@ package enum Gallery {
             <main>
 
             """)
+        // The page has no element of its own id; its tiles' ids derive from its digest.
+        var ids = SVGIDs(explicit: nil, prefix: "gallery-")
         for (index, tile) in sheet.tiles.enumerated() {
             out.append("<figure><div>")
-            out.append(String(decoding: tileSVG(tile, index, settings, nested: false), as: UTF8.self))
+            appendTile(tile, index, settings, nested: false, ids: &ids, to: &out)
             out.append("</div><figcaption>\(Words.grouped(tile.count.value))</figcaption></figure>\n")
         }
         out.append("</main>\n</body></html>\n")
-        return out.bytes
+        return ids.finish(out)
     }
 }

@@ -354,11 +354,12 @@ public enum Renderer {
 
     /// The bytes of a layout made by `layout(_:_:_:)` with the same format and settings, for a caller that
     /// needs the layout first (a batch sizes its memory budget by the viewport).
-    /// - Parameter svgID: the SVG root's id (a gallery gives each tile its own); package-only.
+    /// - Parameter svgID: the SVG root's id; nil, the default, for one unique to the image
+    ///   (SPEC §2, "Inline-safe SVG"); package-only.
     package static func render(
         _ layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?), as format: OutputFormat,
         _ settings: RenderSettings,
-        svgID: String = "tally"
+        svgID: String? = nil
     ) throws(RenderError) -> [UInt8] {
         let (scene, viewport, newMarks) = layout
         switch format {

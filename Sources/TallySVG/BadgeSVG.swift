@@ -9,11 +9,17 @@ extension SVGRenderer {
     /// The `viewBox` is the badge in pixels at scale 1; `width` and `height` are those times
     /// `scale`. Under `--theme auto` both palettes are written and the viewer's colour scheme
     /// picks one, as for a tally.
-    package static func badge(_ badge: Badge, appearance: Appearance, scale: Double, id: String = "badge") -> [UInt8] {
-        let id = sanitizedID(id)
+    ///
+    /// The root id is `id` where a caller gives one, else `badge-` and a digest of the badge
+    /// (`SVGIDs`), and every style rule is scoped under it, so a dark badge and a light one
+    /// can share a page (SPEC §2, "Inline-safe SVG").
+    package static func badge(_ badge: Badge, appearance: Appearance, scale: Double, id: String? = nil) -> [UInt8] {
+        var ids = SVGIDs(explicit: id, prefix: "badge-")
         let title = XMLText.escaped(badge.title)
         var out = TextBuffer(capacity: 8192)
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\" width=\"")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
+        ids.append(to: &out)
+        out.append("\" width=\"")
         out.append(badge.width * scale, digits: 2, leadingZero: false)
         out.append("\" height=\"")
         out.append(badge.height * scale, digits: 2, leadingZero: false)
@@ -24,18 +30,19 @@ extension SVGRenderer {
         out.append("\" role=\"img\" aria-label=\"\(title)\" data-count=\"")
         out.append(integer: badge.count.value)
         out.append("\">\n<title>\(title)</title>\n<style>")
-        let scope = "#\(id) "
         // Butt caps and mitred joins: every pen is 1 px on pixel centres, every end on an edge.
-        out.append("\(scope)path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
+        ids.appendScope(to: &out)
+        out.append("path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
         let classes = MarkClasses(badge.marks)
         func appendColors(dark: Bool, withPens: Bool) {
             for role in Badge.Role.allCases where badge.shapes.contains(where: { $0.role == role }) {
-                out.append("\(scope).\(role.rawValue){fill:\(appearance.badgeColor(role, dark: dark).css)}")
+                ids.appendScope(to: &out)
+                out.append(".\(role.rawValue){fill:\(appearance.badgeColor(role, dark: dark).css)}")
             }
             let palette = appearance.palette(dark: dark)
             for rule in classes.rules {
                 let paint = rule.isFilled ? "fill" : "stroke"
-                out.append(scope)
+                ids.appendScope(to: &out)
                 rule.appendSelector(to: &out)
                 out.append("{\(paint):\(palette[rule.color].css)")
                 if withPens {
@@ -71,7 +78,7 @@ extension SVGRenderer {
             out.append(literal: "\"/>\n")
         }
         out.append("</svg>\n")
-        return out.bytes
+        return ids.finish(out)
     }
 
     /// A closed contour as path data: `M`, then `L` or `Q` for each segment, then `Z`.

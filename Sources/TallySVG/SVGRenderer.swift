@@ -30,16 +30,17 @@ package struct SVGOptions: Hashable, Sendable {
     /// Which marks draw in (SPEC §4): none, all, or the marks at some positions in the scene
     /// (the "+1" moment: those new since an earlier count).
     package var animated: AnimatedMarks
-    /// The id of the root element, the prefix of the other ids and the scope of the style rules,
-    /// so several tallies can share one HTML page. Letters, digits and `-` only.
-    package var id: String
+    /// The id of the root element, the prefix of the other ids and the scope of the style rules
+    /// (letters, digits and `-` only); nil, the default, for `tally-` and a digest of the image
+    /// (`SVGIDs`), unique to it, so many tallies can share one HTML page (SPEC §2, "Inline-safe SVG").
+    package var id: String?
     /// Where the image sits, in pixels, when it is nested in a larger SVG (a gallery sheet).
     package var position: (x: Double, y: Double)?
 
-    /// Options with a still image, the default look and the root id `tally`.
+    /// Options with a still image, the default look and an id from the image's digest.
     package init(
         appearance: Appearance = Appearance(), label: String? = nil, animated: AnimatedMarks = .none,
-        id: String = "tally",
+        id: String? = nil,
         position: (x: Double, y: Double)? = nil
     ) {
         self.appearance = appearance
@@ -81,15 +82,26 @@ package enum SVGRenderer {
     /// let svg = SVGRenderer.render(scene, viewport: viewport)
     /// ```
     package static func render(_ scene: TallyScene, viewport: Viewport, options: SVGOptions = SVGOptions()) -> [UInt8] {
-        let id = sanitizedID(options.id)
+        var ids = SVGIDs(explicit: options.id, prefix: "tally-")
+        var out = TextBuffer(capacity: 256 + scene.marks.count * 48)
+        write(scene, viewport: viewport, options: options, ids: &ids, to: &out)
+        return ids.finish(out)
+    }
+
+    /// Writes the SVG of a scene into a larger document (a gallery sheet, an HTML page), its ids
+    /// from `ids` rather than `options.id`; the document's `ids.finish` fills in their digest.
+    package static func write(
+        _ scene: TallyScene, viewport: Viewport, options: SVGOptions, ids: inout SVGIDs, to out: inout TextBuffer
+    ) {
         let divisor = unitDivisor(canvas: scene.canvas, visible: viewport.visible)
         let visible = Rect(
             minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
             width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
         let digits = precision(for: visible)
-        var out = TextBuffer(capacity: 256 + scene.marks.count * 48)
 
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\" ")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
+        ids.append(to: &out)
+        out.append("\" ")
         if let position = options.position {
             out.append("x=\"")
             out.append(position.x, digits: 2, leadingZero: false)
@@ -103,11 +115,19 @@ package enum SVGRenderer {
         out.append(viewport.height, digits: 0)
         out.append("\" viewBox=\"")
         appendNumbers(&out, [visible.minX, visible.minY, visible.width, visible.height], digits: digits)
-        out.append("\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" data-count=\"")
+        out.append("\" role=\"img\" aria-labelledby=\"")
+        ids.append(to: &out, suffix: "-title")
+        out.append(byte: UInt8(ascii: " "))
+        ids.append(to: &out, suffix: "-desc")
+        out.append("\" data-count=\"")
         out.append(integer: scene.count.value)
-        out.append("\">\n<title id=\"\(id)-title\">")
+        out.append("\">\n<title id=\"")
+        ids.append(to: &out, suffix: "-title")
+        out.append("\">")
         out.append(XMLText.escaped(options.label ?? Words.title(for: scene.count, goal: scene.goal)))
-        out.append("</title>\n<desc id=\"\(id)-desc\">")
+        out.append("</title>\n<desc id=\"")
+        ids.append(to: &out, suffix: "-desc")
+        out.append("\">")
         out.append(XMLText.escaped(Words.description(for: scene.count)))
         out.append("</desc>\n")
 
@@ -118,7 +138,7 @@ package enum SVGRenderer {
         }
         out.append("<style>")
         appendStyle(
-            &out, id: id, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
+            &out, ids: &ids, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
             animated: timings?.contains { $0 != nil } ?? false)
         out.append("</style>\n")
 
@@ -167,7 +187,6 @@ package enum SVGRenderer {
             out.append(literal: "\"/>\n")
         }
         out.append("</svg>\n")
-        return out.bytes
     }
 
     /// The power of ten that layout units are divided by in the SVG: 1 while the frame and the
@@ -263,11 +282,12 @@ package enum SVGRenderer {
     }
 
     private static func appendStyle(
-        _ out: inout TextBuffer, id: String, classes: MarkClasses, appearance: Appearance,
+        _ out: inout TextBuffer, ids: inout SVGIDs, classes: MarkClasses, appearance: Appearance,
         digits: Int, divisor: Double, animated: Bool
     ) {
-        let scope = "#\(id) "
-        out.append("\(scope)path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
+        // Every rule under the image's own id: its pens and colours never reach another image.
+        ids.appendScope(to: &out)
+        out.append("path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
         // On a page tally cannot see (auto on transparent), a translucent mark mixes with that
         // page and falls under 3:1 on one of them whatever its colour (c1 at 55% is 2.3:1 on
         // white and 1.9:1 on #0D1117), so there every mark but the wash's tint is opaque: the
@@ -283,7 +303,7 @@ package enum SVGRenderer {
         func appendColors(dark: Bool, withPens: Bool) {
             let palette = appearance.markPalette(dark: dark)
             for rule in classes.rules {
-                out.append(scope)
+                ids.appendScope(to: &out)
                 rule.appendSelector(to: &out)
                 if rule.isFilled {
                     // A progress mark is a light fill, never a pen (SPEC §2).
@@ -306,7 +326,8 @@ package enum SVGRenderer {
                 out.append("}")
             }
             if let background = appearance.backgroundColor(dark: dark) {
-                out.append("\(scope).bg{fill:\(background.css)}")
+                ids.appendScope(to: &out)
+                out.append(".bg{fill:\(background.css)}")
             }
         }
         appendColors(dark: appearance.theme == .dark, withPens: true)
@@ -318,10 +339,16 @@ package enum SVGRenderer {
         if animated {
             // Reduced motion, or a renderer without CSS animation, shows the final marks at once.
             // The class's duration is a stroke's (`Motion`); marks of other kinds set their own.
-            out.append(
-                "@media (prefers-reduced-motion:no-preference){\(scope).a{stroke-dasharray:1 2;animation:\(id)-draw ")
+            // Keyframes are global to a page, so their name is the image's too.
+            out.append("@media (prefers-reduced-motion:no-preference){")
+            ids.appendScope(to: &out)
+            out.append(".a{stroke-dasharray:1 2;animation:")
+            ids.append(to: &out, suffix: "-draw")
+            out.append(byte: UInt8(ascii: " "))
             out.append(Motion.duration(of: .stroke), digits: 3, leadingZero: false)
-            out.append("s ease-out both}@keyframes \(id)-draw{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
+            out.append("s ease-out both}@keyframes ")
+            ids.append(to: &out, suffix: "-draw")
+            out.append("{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
         }
     }
 }

@@ -32,8 +32,9 @@ import TallyCairo
         ])
         #expect(run.status == 0)
         // 24 px margins and gaps around 160 px tiles: four columns are 2·24 + 4·160 + 3·24 = 760 px.
-        #expect(run.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"gallery\" width=\"760\""))
-        #expect(run.text.contains("<title id=\"gallery-title\">Collapses &lt;&amp;&gt;</title>"))
+        #expect(run.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"gallery-"))
+        #expect(run.text.contains("\" width=\"760\""))
+        #expect(run.text.contains("-title\">Collapses &lt;&amp;&gt;</title>"))
         let six = try TallyProcess.run(["gallery", "1...6", "-f", "svg"])
         #expect(six.text.contains("width=\"1128\""))  // one full row of six
         let html = try TallyProcess.run(["gallery", "1,2", "-f", "html", "--label", "Days"])
@@ -61,7 +62,7 @@ import TallyCairo
         // One inline SVG and one caption a threshold, each SVG with its own id.
         #expect(html.components(separatedBy: "<svg ").count - 1 == 26)
         #expect(html.contains("<figcaption>9,223,372,036,854,775,807</figcaption>"))
-        let ids = html.components(separatedBy: "id=\"tally-").dropFirst().map { $0.prefix { $0 != "\"" } }
+        let ids = html.components(separatedBy: " id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(ids.count == 3 * 26 && Set(ids).count == ids.count)  // a root, a title and a desc each
     }
 

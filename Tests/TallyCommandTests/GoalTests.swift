@@ -128,7 +128,7 @@ import Testing
         #expect(object["of"] as? Int == 10_000)
         #expect(object["percent"] as? Int == 62)
         let svg = try TallyProcess.run(["render", "6200", "--of", "10000", "-f", "svg"]).text
-        #expect(svg.contains("<title id=\"tally-title\">6,200 of 10,000 (62%)</title>"))
+        #expect(svg.contains("-title\">6,200 of 10,000 (62%)</title>"))
         if cairoIsBuiltIn {
             // Cairo writes a PDF title with parentheses as UTF-16 in hex.
             let utf16 = "6,200 of 10,000 (62%)".utf16.map { String(format: "%04X", $0) }.joined()

@@ -98,8 +98,8 @@ import Testing
         let page = """
             <!doctype html><html><head><title>pending</title></head><body>\(svg)
             <script>
-            const s = getComputedStyle(document.querySelector('#tally .stroke')).stroke;
-            const b = getComputedStyle(document.querySelector('#tally .bg')).fill;
+            const s = getComputedStyle(document.querySelector('svg .stroke')).stroke;
+            const b = getComputedStyle(document.querySelector('svg .bg')).fill;
             document.title = s + '|' + b;
             </script></body></html>
             """
