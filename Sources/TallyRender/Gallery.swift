@@ -179,8 +179,11 @@ package enum Gallery {
         to out: inout TextBuffer
     ) {
         let appearance = settings.appearance(in: .svg)
+        // A tile lies on the sheet's own paper (or colour), never on an unknown page, so it is
+        // drawn with the full palettes over that paper, not auto's mid tones (SPEC §3).
+        let background = appearance.background == .none ? Background.paper : appearance.background
         let options = SVGOptions(
-            appearance: Appearance(theme: appearance.theme, overrides: appearance.overrides),
+            appearance: Appearance(theme: appearance.theme, overrides: appearance.overrides, background: background),
             position: nested ? (tile.origin.x, tile.origin.y) : nil)
         ids.withNested(index + 1) { tileIDs in
             SVGRenderer.write(tile.scene, viewport: tile.viewport, options: options, ids: &tileIDs, to: &out)
