@@ -63,7 +63,7 @@ struct BadgeCommand: ParsableCommand {
             valueName: RenderOption.of.valueName))
     var of: String?
 
-    @OptionGroup var look: LookOptions
+    @OptionGroup var look: LookOptions<BadgeCommand>
 
     /// The value given for one of `RenderOption.badgeOptions`; nil for the rest, which the
     /// badge does not declare (a test checks that its help lists exactly the badge's options).

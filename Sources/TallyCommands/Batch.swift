@@ -54,7 +54,7 @@ struct Batch: ParsableCommand {
     var jobs: String?
 
     @OptionGroup(title: "Drawing")
-    var drawing: DrawingOptions
+    var drawing: DrawingOptions<Batch>
 
     func run() throws {
         guard !outDir.isEmpty else {

@@ -42,11 +42,11 @@ struct Describe: ParsableCommand {
     var of: String?
 
     /// The preview above the words.
-    @Flag(help: "Print the terminal preview (as render -f term draws it) above the words.")
+    @Flag(help: "Print the picture above the words (not with --json), as tally render draws it in a terminal.")
     var picture = false
 
     @OptionGroup(title: "Terminal preview")
-    var terminal: TerminalOptions
+    var terminal: TerminalOptions<Describe>
 
     func run() throws {
         let (count, level) = try Values.countInFrame(count, frame: frame)

@@ -3,68 +3,111 @@ import TallyOptions
 import TallyRender
 
 extension ArgumentHelp {
-    /// A render option's help and placeholder, from the options model's table.
-    init(_ option: RenderOption) {
-        self.init(option.help, valueName: option.isSwitch ? nil : option.valueName)
+    /// A render option's help and placeholder for a command, from the options model's table;
+    /// an option the command does not offer (`RenderOption.help(for:)` is nil) is left out of
+    /// its help, its man page and its completions.
+    init(_ option: RenderOption, for audience: RenderOption.Audience) {
+        let help = option.help(for: audience)
+        self.init(
+            help ?? "", valueName: option.isSwitch ? nil : option.valueName,
+            visibility: help == nil ? .private : .default)
     }
 }
 
-/// The options that decide how a tally looks, shared by `render`, `batch` and `gallery`.
+/// A command that lists render options, and whose words their help is in.
+protocol DrawingHelp {
+    /// The command, for `RenderOption.help(for:)`.
+    static var audience: RenderOption.Audience { get }
+}
+
+extension Render: DrawingHelp { static var audience: RenderOption.Audience { .render } }
+extension Batch: DrawingHelp { static var audience: RenderOption.Audience { .batch } }
+extension GalleryCommand: DrawingHelp { static var audience: RenderOption.Audience { .gallery } }
+extension BadgeCommand: DrawingHelp { static var audience: RenderOption.Audience { .badge } }
+
+/// The options that decide how a tally looks, shared by `render`, `batch` and `gallery`, their
+/// help in the words of `Command` (a gallery's --size is a tile's side).
 ///
 /// swift-argument-parser reads them as text and hands them to the options model
 /// (`RenderOptions`), which checks each value and words every message, as it does for the
 /// server's query: names, help and defaults are the model's table (`RenderOption`). Each value
 /// is taken as given even when it starts with `-` (`--size -5`, `--label -x`), so the model
 /// names it instead of the parser reading it as an option.
-struct DrawingOptions: ParsableArguments {
-    @Option(name: .customLong(RenderOption.size.name), parsing: .unconditional, help: .init(RenderOption.size))
+struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
+    @Option(
+        name: .customLong(RenderOption.size.name), parsing: .unconditional,
+        help: .init(RenderOption.size, for: Command.audience))
     var size: String?
 
-    @Option(name: .customLong(RenderOption.width.name), parsing: .unconditional, help: .init(RenderOption.width))
+    @Option(
+        name: .customLong(RenderOption.width.name), parsing: .unconditional,
+        help: .init(RenderOption.width, for: Command.audience))
     var width: String?
 
-    @Option(name: .customLong(RenderOption.height.name), parsing: .unconditional, help: .init(RenderOption.height))
+    @Option(
+        name: .customLong(RenderOption.height.name), parsing: .unconditional,
+        help: .init(RenderOption.height, for: Command.audience))
     var height: String?
 
-    @OptionGroup var look: LookOptions
+    @OptionGroup var look: LookOptions<Command>
 
-    @Option(name: .customLong(RenderOption.padding.name), parsing: .unconditional, help: .init(RenderOption.padding))
+    @Option(
+        name: .customLong(RenderOption.padding.name), parsing: .unconditional,
+        help: .init(RenderOption.padding, for: Command.audience))
     var padding: String?
 
-    @Option(name: .customLong(RenderOption.style.name), parsing: .unconditional, help: .init(RenderOption.style))
+    @Option(
+        name: .customLong(RenderOption.style.name), parsing: .unconditional,
+        help: .init(RenderOption.style, for: Command.audience))
     var style: String?
 
-    @Option(name: .customLong(RenderOption.seed.name), parsing: .unconditional, help: .init(RenderOption.seed))
+    @Option(
+        name: .customLong(RenderOption.seed.name), parsing: .unconditional,
+        help: .init(RenderOption.seed, for: Command.audience))
     var seed: String?
 
-    @Flag(name: .customLong(RenderOption.animate.name), help: .init(RenderOption.animate))
+    @Flag(name: .customLong(RenderOption.animate.name), help: .init(RenderOption.animate, for: Command.audience))
     var animate = false
 
     @Option(
-        name: .customLong(RenderOption.animateFrom.name), parsing: .unconditional, help: .init(RenderOption.animateFrom)
+        name: .customLong(RenderOption.animateFrom.name), parsing: .unconditional,
+        help: .init(RenderOption.animateFrom, for: Command.audience)
     )
     var animateFrom: String?
 
     @Option(
-        name: .customLong(RenderOption.background.name), parsing: .unconditional, help: .init(RenderOption.background))
+        name: .customLong(RenderOption.background.name), parsing: .unconditional,
+        help: .init(RenderOption.background, for: Command.audience))
     var background: String?
 
-    @Option(name: .customLong(RenderOption.fit.name), parsing: .unconditional, help: .init(RenderOption.fit))
+    @Option(
+        name: .customLong(RenderOption.fit.name), parsing: .unconditional,
+        help: .init(RenderOption.fit, for: Command.audience))
     var fit: String?
 
-    @Option(name: .customLong(RenderOption.frame.name), parsing: .unconditional, help: .init(RenderOption.frame))
+    @Option(
+        name: .customLong(RenderOption.frame.name), parsing: .unconditional,
+        help: .init(RenderOption.frame, for: Command.audience))
     var frame: String?
 
-    @Option(name: .customLong(RenderOption.detail.name), parsing: .unconditional, help: .init(RenderOption.detail))
+    @Option(
+        name: .customLong(RenderOption.detail.name), parsing: .unconditional,
+        help: .init(RenderOption.detail, for: Command.audience))
     var detail: String?
 
-    @Option(name: .customLong(RenderOption.label.name), parsing: .unconditional, help: .init(RenderOption.label))
+    @Option(
+        name: .customLong(RenderOption.label.name), parsing: .unconditional,
+        help: .init(RenderOption.label, for: Command.audience))
     var label: String?
 
-    @Flag(name: .customLong(RenderOption.caption.name), inversion: .prefixedNo, help: .init(RenderOption.caption))
+    @Flag(
+        name: .customLong(RenderOption.caption.name), inversion: .prefixedNo,
+        help: .init(RenderOption.caption, for: Command.audience))
     var caption: Bool?
 
-    @Option(name: .customLong(RenderOption.of.name), parsing: .unconditional, help: .init(RenderOption.of))
+    @Option(
+        name: .customLong(RenderOption.of.name), parsing: .unconditional,
+        help: .init(RenderOption.of, for: Command.audience))
     var of: String?
 
     /// The values given, checked by the model.
@@ -107,23 +150,35 @@ struct DrawingOptions: ParsableArguments {
 }
 
 /// The options a tally and a badge share: the theme, the colour tokens and the scale, declared
-/// once for `DrawingOptions` and `BadgeCommand`.
-struct LookOptions: ParsableArguments {
-    @Option(name: .customLong(RenderOption.scale.name), parsing: .unconditional, help: .init(RenderOption.scale))
+/// once for `DrawingOptions` and `BadgeCommand`, their help in the words of `Command`.
+struct LookOptions<Command: DrawingHelp>: ParsableArguments {
+    @Option(
+        name: .customLong(RenderOption.scale.name), parsing: .unconditional,
+        help: .init(RenderOption.scale, for: Command.audience))
     var scale: String?
 
-    @Option(name: .customLong(RenderOption.theme.name), parsing: .unconditional, help: .init(RenderOption.theme))
+    @Option(
+        name: .customLong(RenderOption.theme.name), parsing: .unconditional,
+        help: .init(RenderOption.theme, for: Command.audience))
     var theme: String?
 
-    @Option(name: .customLong(RenderOption.ink.name), parsing: .unconditional, help: .init(RenderOption.ink))
+    @Option(
+        name: .customLong(RenderOption.ink.name), parsing: .unconditional,
+        help: .init(RenderOption.ink, for: Command.audience))
     var ink: String?
 
-    @Option(name: .customLong(RenderOption.c2.name), parsing: .unconditional, help: .init(RenderOption.c2))
+    @Option(
+        name: .customLong(RenderOption.c2.name), parsing: .unconditional,
+        help: .init(RenderOption.c2, for: Command.audience))
     var c2: String?
 
-    @Option(name: .customLong(RenderOption.c3.name), parsing: .unconditional, help: .init(RenderOption.c3))
+    @Option(
+        name: .customLong(RenderOption.c3.name), parsing: .unconditional,
+        help: .init(RenderOption.c3, for: Command.audience))
     var c3: String?
 
-    @Option(name: .customLong(RenderOption.accent.name), parsing: .unconditional, help: .init(RenderOption.accent))
+    @Option(
+        name: .customLong(RenderOption.accent.name), parsing: .unconditional,
+        help: .init(RenderOption.accent, for: Command.audience))
     var accent: String?
 }

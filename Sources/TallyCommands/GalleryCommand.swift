@@ -12,7 +12,7 @@ struct GalleryCommand: ParsableCommand {
         discussion: """
             The sheet is SVG, PNG, PDF or one self-contained HTML page (inline SVGs, no external \
             references), after -f or the extension of -o. Without counts it shows the thresholds, \
-            where the drawing changes form. --size sets each tile's side (default 160 px).
+            where the drawing changes form. Each tile is a square, its count written under it.
 
             Examples:
               tally gallery -o thresholds.html
@@ -40,7 +40,7 @@ struct GalleryCommand: ParsableCommand {
     var format: String?
 
     @OptionGroup(title: "Drawing")
-    var drawing: DrawingOptions
+    var drawing: DrawingOptions<GalleryCommand>
 
     func run() throws {
         let drawn = try self.drawn()

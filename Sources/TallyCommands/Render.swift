@@ -7,12 +7,10 @@ import TallyRender
 /// `tally render <count>`: one count to one image or scene.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw one count as SVG, PNG, PDF or a JSON scene.",
+        abstract: "Draw one count as SVG, PNG, PDF, a JSON scene or a preview in the terminal.",
         discussion: """
-            The format follows -f, else the extension of -o, else SVG; with neither, on a terminal, \
-            a preview in braille cells (-f term), while a pipe or a redirect still gets SVG. \
-            Without -o, or with -o -, the result goes to standard output; files are written \
-            atomically.
+            -f term is a preview in braille cells, for a look without leaving the terminal. Files \
+            are written atomically: a run that fails leaves no partial file.
 
             Examples:
               tally render 137 -o 137.svg                      a 256 px SVG
@@ -43,10 +41,10 @@ struct Render: ParsableCommand {
     var format: String?
 
     @OptionGroup(title: "Drawing")
-    var drawing: DrawingOptions
+    var drawing: DrawingOptions<Render>
 
     @OptionGroup(title: "Terminal preview")
-    var terminal: TerminalOptions
+    var terminal: TerminalOptions<Render>
 
     func run() throws {
         let count = try Values.count(count)

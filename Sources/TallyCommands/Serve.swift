@@ -10,19 +10,24 @@ package struct ServeOptions: ParsableArguments, Sendable {
     /// Where to listen.
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("The address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
+        help: ArgumentHelp(
+            "The address to listen on (default \(ServeSettings().host)); 0.0.0.0 for every interface.",
+            valueName: "address"))
     package var host: String?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The TCP port; 0 picks a free one (the first line on standard output names it).", valueName: "port"))
+            "The TCP port (default \(ServeSettings().port)); 0 picks a free one (the first line on standard output names it).",
+            valueName: "port"))
     package var port: String?
 
     /// The server's cap on image sides, below the command line's (`Viewport.maximumSide`).
     @Option(
         name: .customLong("max-size"), parsing: .unconditional,
-        help: ArgumentHelp("The largest image side a request may ask for, in pixels, after scale.", valueName: "px"))
+        help: ArgumentHelp(
+            "The largest image side a request may ask for, in pixels, after scale (default \(ServeSettings().maxSize)).",
+            valueName: "px"))
     package var maxSize: String?
 
     /// Threads that draw PNG and PDF.
@@ -35,7 +40,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "PNG and PDF requests that may wait for a thread; beyond them the server answers 503 with Retry-After.",
+            "PNG and PDF requests that may wait for a thread (default \(ServeSettings().queue)); beyond them the server answers 503 with Retry-After.",
             valueName: "n"))
     package var queue: String?
 
@@ -43,7 +48,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("cache-size"), parsing: .unconditional,
         help: ArgumentHelp(
-            "MiB of images already drawn to keep and send again instead of redrawing; 0 turns the cache off.",
+            "MiB of images already drawn to keep and send again instead of redrawing (default \(ServeSettings().cacheSize)); 0 turns the cache off.",
             valueName: "MiB"))
     package var cacheSize: String?
 
@@ -51,7 +56,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it.",
+            "Seconds a connection may sit idle, and a PNG or PDF request may wait for a thread, before the server gives up on it (default \(Int(ServeSettings().timeout))).",
             valueName: "s"))
     package var timeout: String?
 
@@ -59,7 +64,8 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("log-level"), parsing: .unconditional,
         help: ArgumentHelp(
-            "trace, debug, info (one line per request), notice, warning, error or critical.", valueName: "level"))
+            "trace, debug, info (one line per request), notice, warning, error or critical (default \(ServeSettings().logLevel)).",
+            valueName: "level"))
     package var logLevel: String?
 
     package init() {}
@@ -95,7 +101,8 @@ struct Serve: ParsableCommand {
         abstract: "Serve tally images over HTTP: GET /1234.svg?theme=auto.",
         discussion: """
             Every URL names its image: /{count}.svg, .png, .pdf or .json, with the render options as \
-            query parameters (size=512&theme=auto&caption). Responses are immutable and carry an \
+            query parameters (size=512&theme=auto&caption), and /badge/{count}.svg, .png or .pdf \
+            with the badge's. Responses are immutable and carry an \
             ETag; bad values get 400 with the message `tally render` would print. GET / explains the \
             URLs; /describe/{count}, /healthz and /metrics (Prometheus) are there too. SIGINT or \
             SIGTERM stops it after the requests in flight.

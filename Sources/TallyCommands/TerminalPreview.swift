@@ -64,13 +64,24 @@ package enum TerminalWidth {
     }
 }
 
-/// The options of the terminal preview (`-f term`, and `tally describe --picture`).
-struct TerminalOptions: ParsableArguments {
+/// A command that draws the terminal preview, and how it is asked for there.
+protocol PreviewCommand {
+    /// The option that asks for the preview: `-f term` in render, `--picture` in describe,
+    /// which has no `-f`.
+    static var previewOption: String { get }
+}
+
+extension Render: PreviewCommand { static var previewOption: String { "-f term" } }
+extension Describe: PreviewCommand { static var previewOption: String { "--picture" } }
+
+/// The options of the terminal preview (`-f term`, and `tally describe --picture`), their help
+/// naming the option of `Command` that draws it.
+struct TerminalOptions<Command: PreviewCommand>: ParsableArguments {
     /// How wide the preview is.
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "-f term: the width in terminal columns, \(TerminalWidth.range.lowerBound) to \(TerminalWidth.range.upperBound) (default: the terminal's width, else COLUMNS, else 80).",
+            "With \(Command.previewOption): the width in terminal columns, \(TerminalWidth.range.lowerBound) to \(TerminalWidth.range.upperBound) (default: the terminal's width, else COLUMNS, else 80).",
             valueName: "n"))
     var columns: String?
 
@@ -78,7 +89,7 @@ struct TerminalOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "-f term: auto (the default) colours the preview when the output is a terminal; always; never.",
+            "With \(Command.previewOption): auto (the default) colours the preview when the output is a terminal, unless NO_COLOR is set or TERM is dumb; always; never.",
             valueName: "when"))
     var color: String?
 

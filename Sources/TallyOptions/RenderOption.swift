@@ -77,7 +77,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         case .size:
             return Declaration(
                 valueName: "px", badge: false,
-                help: "The longer side of the image in pixels (default 256; a gallery's tiles, 160)."
+                help: "The longer side of the image in pixels (default 256)."
             ) { text, draft throws(CommandFailure) in draft.settings.side = .longer(try positive(text)) }
         case .width:
             return Declaration(
@@ -154,12 +154,12 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "color", badge: true,
                 help:
-                    "The colour of strokes and the thousand-row line (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
+                    "The colour of strokes, lines and the caption (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
             ) { text, draft throws(CommandFailure) in draft.overrides[.c1] = try color(text) }
         case .c2:
             return Declaration(
                 valueName: "color", badge: true,
-                help: "The colour of crosses and the ten-thousand diagonal (token c2)."
+                help: "The colour of crosses and diagonals (token c2)."
             ) { text, draft throws(CommandFailure) in draft.overrides[.c2] = try color(text) }
         case .c3:
             return Declaration(
@@ -186,7 +186,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         case .label:
             return Declaration(
                 valueName: "text", badge: true,
-                help: "The accessible title, instead of \"137 tally marks\"; for a gallery, the sheet's title."
+                help: "The accessible title, instead of \"137 tally marks\"."
             ) { text, draft throws(CommandFailure) in
                 // Text, not a name: bytes that are not UTF-8 (kept by `ByteText`) read as U+FFFD.
                 draft.settings.label = String(decoding: ByteText.bytes(text), as: UTF8.self)
@@ -195,14 +195,70 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "", badge: false,
                 help:
-                    "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels. Gallery tiles always have one."
+                    "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels."
             ) { text, draft throws(CommandFailure) in draft.settings.caption = try switchValue(text) }
         case .of:
             return Declaration(
                 valueName: "n", badge: true,
                 help:
-                    "Progress toward a goal of n: the goal's frame, with the cells still to fill as faint dashed outlines; a count past its goal is drawn whole, with the goal's frame outlined."
+                    "Progress toward a goal of n: the goal's frame, with the cells still to fill as faint dotted outlines; a count past its goal is drawn whole, with the goal's frame outlined, dotted."
             ) { text, draft throws(CommandFailure) in draft.settings.goal = try RenderOptions.goal(text) }
+        }
+    }
+
+    /// The commands whose help lists render options, each in its own words where an option does
+    /// something else there (SPEC §6, §7).
+    package enum Audience: Sendable, CaseIterable {
+        /// `tally render`: one image, a JSON scene or the terminal preview.
+        case render
+        /// `tally batch`: one file a count, each as `render` draws it.
+        case batch
+        /// `tally gallery`: a contact sheet of square tiles, each count labelled under its tile.
+        case gallery
+        /// `tally badge`: a 20 px badge with the count's number (SPEC §7).
+        case badge
+    }
+
+    /// The option's help for a command, or nil where that command does not offer it: a gallery
+    /// refuses motion and labels every tile in place of a caption, so it lists neither. The
+    /// general `help` (also the server's index page) is the rest's.
+    package func help(for audience: Audience) -> String? {
+        switch (audience, self) {
+        case (.render, .theme):
+            return help
+                + " In the terminal (-f term), auto takes the background COLORFGBG names, else the terminal's own colours."
+        case (.gallery, .size):
+            return "The side of each tile, a square, in pixels (default 160); the tally fits inside it."
+        case (.gallery, .width):
+            return "The side of each tile in pixels, with every tally drawn that wide."
+        case (.gallery, .height):
+            return "The side of each tile in pixels, with every tally drawn that tall."
+        case (.gallery, .padding):
+            return
+                "Empty margin around each tally, in pixels, inside its tile (default: 1/24 of the shorter side of the tally, at least 2)."
+        case (.gallery, .theme):
+            return
+                "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG and HTML; light for PNG and PDF, which cannot switch, so auto draws light there."
+        case (.gallery, .background):
+            return
+                "The sheet's colour: paper (the theme's paper colour, the default) or a colour; a sheet is never transparent, so none gives paper too."
+        case (.gallery, .detail):
+            return "auto (the default): only detail legible at the tile's size; full: every mark."
+        case (.gallery, .ink):
+            return "The colour of strokes and lines (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
+        case (.gallery, .c2):
+            return "The colour of crosses, diagonals and the counts under the tiles (token c2)."
+        case (.gallery, .label):
+            return "The sheet's title, instead of \"Tally gallery: 12 counts\"."
+        case (.gallery, .animate), (.gallery, .animateFrom), (.gallery, .caption):
+            return nil
+        case (.badge, .ink):
+            return
+                "The colour of strokes, lines and the number (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
+        case (.badge, _) where !declaration.badge:
+            return nil
+        default:
+            return help
         }
     }
 
