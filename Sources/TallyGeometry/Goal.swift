@@ -11,8 +11,8 @@
 /// - partly filled, or held only in part by the goal: its own children, the same way, where the
 ///   level of detail shows them (the rule `SceneBuilder` follows for the count's marks), else
 ///   nothing: the count's wash already shows that cell's progress.
-/// In a gate the cells are the five stroke places: a remaining stroke is a dashed stroke, and a
-/// remaining fifth place a dashed slash. So at full detail the `unit`s of the remaining marks add
+/// In a gate the cells are the five stroke places: a remaining stroke is a dotted stroke, and a
+/// remaining fifth place a dotted slash. So at full detail the `unit`s of the remaining marks add
 /// up to the goal less the count. Remaining marks are never caps: a goal is never drawn complete.
 enum RemainingCells {
     /// The remaining marks of `goal` in `frame` for `count` (at most the goal).
@@ -106,7 +106,7 @@ enum RemainingCells {
         return 4 * ratio * ratio
     }
 
-    /// The place of stroke `index` (0–3) or of the slash (4) in a gate, dashed.
+    /// The place of stroke `index` (0–3) or of the slash (4) in a gate, dotted.
     private static func strokePlace(_ index: Int, gateAt origin: Point, _ pixel: Double) -> Mark {
         let segment =
             index < 4

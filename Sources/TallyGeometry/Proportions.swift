@@ -92,10 +92,10 @@ package enum Proportions {
     /// sparse enough that they never close into a box.
     package static let progressDotPeriod = 3
 
-    /// The cells a goal still holds (`--of`, `RemainingCells`): dashed outlines in the colour of
+    /// The cells a goal still holds (`--of`, `RemainingCells`): dotted outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either
     /// paper (SPEC §2, "Contrast": 3.26:1 light, 4.75:1 dark, below boxes' 4.26 and 6.06) and,
-    /// with half a mark's pen and broken into dashes, still read after every mark.
+    /// with half a mark's pen and broken into dots, still read after every mark.
     package static let remainingOpacity = 0.85
     /// The colour role of remaining outlines.
     package static let remainingColor = ColorToken.c3

@@ -44,7 +44,7 @@ public struct Segment: Hashable, Sendable {
 /// at `Proportions.progressOpacity`: the edge carries the 3:1 contrast, the tint only the area,
 /// so a unit nearly full never outweighs a finished one (SPEC §2, "Weight follows quantity"). A `caption` mark is one
 /// glyph of the count written under the tally (`--caption`), in the core's own stroke font
-/// (`StrokeFont`); its `unit` is 0, as it marks no unit. A `remaining` mark outlines, in dashes, a
+/// (`StrokeFont`); its `unit` is 0, as it marks no unit. A `remaining` mark outlines, in dots, a
 /// cell that a goal holds and the count has not filled (`--of`, SPEC §6); its `unit` is the
 /// capacity of that cell.
 public enum MarkKind: String, CaseIterable, Hashable, Sendable {
@@ -182,7 +182,7 @@ public struct TallyScene: Hashable, Sendable {
     /// The scene for a count. `detail` defaults to every mark.
     ///
     /// ```swift
-    /// let scene = TallyScene(count: 6_200, goal: 10_000)   // 62 boxes, 38 dashed outlines to go
+    /// let scene = TallyScene(count: 6_200, goal: 10_000)   // 62 boxes, 38 dotted outlines to go
     /// ```
     /// - Parameters:
     ///   - frame: a frame to draw in (SPEC §2, `--frame`); nil, or a unit too small to hold the
