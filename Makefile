@@ -54,6 +54,7 @@ test: test-deps
 	  if ldd Examples/LibraryExample/.build-without-cairo/debug/TallyLibraryExample | grep -q libcairo; then \
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
+	scripts/readme-check --self-test
 	scripts/readme-check
 	@# Every picture of the README and docs/ is what tally draws now, and the example package
 	@# keeps its own through the command plugin.
@@ -191,8 +192,10 @@ docs: deps
 	$(SWIFT) package generate-documentation --target Tally --warnings-as-errors >/dev/null
 	@echo "docs: the Tally catalogue builds without warnings (.build/plugins/Swift-DocC/outputs/Tally.doccarchive)"
 
-# Every README example, run (part of make test).
+# Every shell example of README.md and docs/, run, and every relative link and anchor of them
+# resolved; first the self-test, which shows the check fails on broken fixtures (part of make test).
 readme-check: build
+	scripts/readme-check --self-test
 	scripts/readme-check
 
 # A release tally, its man page and shell completions under PREFIX (DESTDIR for packaging).

@@ -5,7 +5,7 @@
 /// no fonts installed, and its width exact, never estimated from a metrics table.
 ///
 /// Why outlines and not the caption's stroke font or the Hershey fonts: measured side by side at
-/// 11 px (README, "Badges"), a monoline face reaches the same contrast, but it is a 1 px
+/// 11 px (docs/badges.md), a monoline face reaches the same contrast, but it is a 1 px
 /// geometric pen, lighter and wider than the Verdana of the shields badges beside it, with no
 /// kerning and no Latin-1; DejaVu Sans has Verdana's shapes, stems and colour.
 package enum BadgeFont {

@@ -4,7 +4,7 @@ import TallyStyle
 import TallyTestSupport
 import Testing
 
-/// The figures docs/SPEC.md and the README state (opacities, pens, thresholds, limits, the
+/// The figures docs/SPEC.md, the README and its guides state (opacities, pens, thresholds, limits, the
 /// palette) are the code's: each is written here from the code's constant, in the words the
 /// docs use, and must be found in them. Change a constant without its docs, or the docs without
 /// the constant, and this fails (SPEC §2, §3, §6).
@@ -66,8 +66,10 @@ import Testing
         }
     }
 
+    /// The README and the guides it links to, where the figures moved from the README.
     @Test func theReadmeStatesTheCodesFigures() throws {
-        let readme = try Self.text("README.md")
+        let documents = ["README.md", "docs/design.md", "docs/reference.md", "docs/serving.md"]
+        let readme = try documents.map(Self.text).joined(separator: " ")
         let figures = [
             "`opacity` at most \(Proportions.progressTintOpacity), a tint",
             "at \(Proportions.progressOpacity))",
@@ -76,6 +78,6 @@ import Testing
             "box under \(Self.number(Proportions.smallestCappedBoxPixels)) px",
             "at most \(Self.number(Viewport.maximumSide)) px a side",
         ]
-        Self.expect(figures, in: readme, "README.md")
+        Self.expect(figures, in: readme, documents.joined(separator: ", "))
     }
 }
