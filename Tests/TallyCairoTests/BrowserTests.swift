@@ -19,7 +19,6 @@ import TallyTestSupport
             "needs chromium and rsvg-convert (make test-deps installs them)"),
         arguments: [UInt64(10_000_000_000_000), 10_000_000_000_000_000, UInt64(Int64.max), 1_234_567_890_123])
     func chromiumDrawsHugeCountsLikeRsvg(count: UInt64) throws {
-        let chromium = try #require(chromiumProgram, "chromium is missing")
         let rsvg = try #require(Self.rsvg, "rsvg-convert is missing")
         let directory = try TallyProcess.temporaryDirectory()
         defer {
@@ -38,24 +37,13 @@ import TallyTestSupport
         let page =
             "<!doctype html><html><head><style>html,body{margin:0;padding:0;background:#fff}svg{display:block}</style></head><body>"
             + String(decoding: svg, as: UTF8.self) + "</body></html>"
-        try Data(page.utf8).write(to: directory.appendingPathComponent("page.html"))
-        let shot = directory.appendingPathComponent("chromium.png")
-        let run = try runProgram(
-            chromium,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                "--force-device-scale-factor=1", "--virtual-time-budget=1000",
-                "--user-data-dir=" + directory.appendingPathComponent("profile").path,
-                "--window-size=\(Int(viewport.width) + 400),\(Int(viewport.height) + 400)",
-                "--screenshot=" + shot.path, directory.appendingPathComponent("page.html").absoluteString,
-            ])
-        #expect(run.status == 0, "chromium: \(run.stderr.suffix(300))")
+        // A window larger than the image (small headless windows clip the page), cropped to it.
+        let screenshot = try chromiumScreenshot(
+            page, named: "page", in: directory, window: (Int(viewport.width) + 400, Int(viewport.height) + 400))
         let converted = try runProgram(
             rsvg,
             [directory.appendingPathComponent("t.svg").path, "-o", directory.appendingPathComponent("rsvg.png").path])
         #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
-        // A window larger than the image (small headless windows clip the page), cropped to it.
-        let screenshot = try #require(PNGImage(png: Array(try Data(contentsOf: shot))))
         let (width, height) = (Int(viewport.width), Int(viewport.height))
         try #require(
             screenshot.width >= width && screenshot.height >= height, "the screenshot is smaller than the image")

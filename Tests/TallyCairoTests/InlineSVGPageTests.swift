@@ -64,27 +64,6 @@ import TallyTestSupport
             + "</body></html>\n"
     }
 
-    /// Chromium's screenshot of a page in a window of a fixed size.
-    static func screenshot(
-        _ page: String, named name: String, in directory: URL, window: (width: Int, height: Int), dark: Bool
-    ) throws -> PNGImage {
-        let chromium = try #require(chromiumProgram, "chromium is missing")
-        let html = directory.appendingPathComponent("\(name).html")
-        let shot = directory.appendingPathComponent("\(name).png")
-        try Data(page.utf8).write(to: html)
-        let run = try runProgram(
-            chromium,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                "--force-device-scale-factor=1", "--virtual-time-budget=1000",
-                "--blink-settings=preferredColorScheme=\(dark ? 0 : 1)",
-                "--user-data-dir=" + directory.appendingPathComponent("profile").path,
-                "--window-size=\(window.width),\(window.height)", "--screenshot=" + shot.path, html.absoluteString,
-            ])
-        #expect(run.status == 0, "chromium: \(run.stderr.suffix(300))")
-        return try #require(PNGImage(png: Array(try Data(contentsOf: shot))), "no screenshot of \(name)")
-    }
-
     /// The pixels of an image's place in a screenshot.
     static func crop(_ image: PNGImage, _ placed: Placed) -> PNGImage {
         PNGImage(
@@ -117,11 +96,11 @@ import TallyTestSupport
         }
         // Larger than the page: small headless windows clip it.
         let window = (width: (placed.map { $0.x + $0.width }.max() ?? 0) + 200, height: top + 200)
-        let together = try Self.screenshot(
+        let together = try chromiumScreenshot(
             Self.page(placed), named: "together", in: directory, window: window, dark: darkScheme)
         try #require(together.width >= window.width - 16 && together.height >= top, "the screenshot is too small")
         for (index, image) in placed.enumerated() {
-            let alone = try Self.screenshot(
+            let alone = try chromiumScreenshot(
                 Self.page([image]), named: "alone-\(index)", in: directory, window: window, dark: darkScheme)
             try #require(alone.width == together.width && alone.height == together.height)
             let expected = Self.crop(alone, image)

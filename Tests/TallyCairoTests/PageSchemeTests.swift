@@ -71,7 +71,6 @@ import TallyTestSupport
         .enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"),
         arguments: pages)
     func everyPenReadsAgainstThePage(_ page: Page) throws {
-        let chromium = try #require(chromiumProgram, "chromium is missing")
         let directory = try TallyProcess.temporaryDirectory()
         defer {
             if ProcessInfo.processInfo.environment["KEEP"] == nil {
@@ -106,22 +105,9 @@ import TallyTestSupport
         let html =
             "<!doctype html><html><head><style>html,body{margin:0;padding:0;\(page.style)}</style></head><body>"
             + tags + "</body></html>"
-        try Data(html.utf8).write(to: directory.appendingPathComponent("page.html"))
-        let shot = directory.appendingPathComponent("shot.png")
-        let run = try runProgram(
-            chromium,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                "--force-device-scale-factor=1", "--virtual-time-budget=1000",
-                "--blink-settings=preferredColorScheme=\(page.osIsDark ? 0 : 1)",
-                "--user-data-dir=" + directory.appendingPathComponent("profile").path,
-                // Larger than the page: small headless windows clip it.
-                "--window-size=\(width + 400),\(top + 400)",
-                "--screenshot=" + shot.path, directory.appendingPathComponent("page.html").absoluteString,
-            ],
-            timeout: 60)
-        #expect(run.status == 0, "chromium: \(run.stderr.suffix(300))")
-        let screenshot = try #require(PNGImage(png: Array(try Data(contentsOf: shot))), "no screenshot")
+        // Larger than the page: small headless windows clip it.
+        let screenshot = try chromiumScreenshot(
+            html, named: "page", in: directory, window: (width + 400, top + 400), dark: page.osIsDark)
         let background = try #require(screenshot.pixels.first) & 0xFF_FFFF
         if let expected = page.background {
             #expect(background == expected, "\(page.name): the page is #\(String(background, radix: 16))")
