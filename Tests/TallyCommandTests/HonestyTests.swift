@@ -18,6 +18,24 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
+    /// A random count of every magnitude (2 to 18 digits) at a random size from 64 to 1,024 px,
+    /// and its JSON scene's scale (output pixels per layout unit) and marks.
+    private func randomScene(_ random: inout SeededGenerator) throws -> (
+        count: UInt64, size: Double, scale: Double, marks: [[String: Any]]
+    ) {
+        let digits = Int.random(in: 2...18, using: &random)
+        var upper: UInt64 = 1
+        for _ in 0..<digits { upper *= 10 }
+        let count = UInt64.random(in: 1...upper, using: &random)
+        let size = Double(Int.random(in: 64...1024, using: &random))
+        let scene = try jsonScene(count, size: size)
+        let viewport = try #require(scene["viewport"] as? [String: Any])
+        let pixels = try #require(viewport["pixels"] as? [String: Double])
+        let box = try #require(viewport["box"] as? [String: Double])
+        let scale = try #require(pixels["width"]) / (try #require(box["width"]))
+        return (count, size, scale, try #require(scene["marks"] as? [[String: Any]]))
+    }
+
     /// "Never more than the truth", over 200 random counts and sizes: each progress wash covers
     /// exactly ⌊share × W × H⌋ of the W × H whole pixels of the cell it fills, and at least one,
     /// where the share is the count's part of that unit (the count modulo its capacity). A wash
@@ -26,18 +44,7 @@ import Testing
         var random = SeededGenerator(state: 19)
         var washes = 0
         for _ in 0..<200 {
-            // Counts of every magnitude, sizes from 64 to 1,024 px.
-            let digits = Int.random(in: 2...18, using: &random)
-            var upper: UInt64 = 1
-            for _ in 0..<digits { upper *= 10 }
-            let count = UInt64.random(in: 1...upper, using: &random)
-            let size = Double(Int.random(in: 64...1024, using: &random))
-            let scene = try jsonScene(count, size: size)
-            let viewport = try #require(scene["viewport"] as? [String: Any])
-            let pixels = try #require(viewport["pixels"] as? [String: Double])
-            let box = try #require(viewport["box"] as? [String: Double])
-            let scale = try #require(pixels["width"]) / (try #require(box["width"]))
-            let marks = try #require(scene["marks"] as? [[String: Any]])
+            let (count, size, scale, marks) = try randomScene(&random)
             for mark in marks where mark["kind"] as? String == "progress" {
                 washes += 1
                 let unit = try #require((mark["unit"] as? NSNumber)?.uint64Value)
@@ -84,17 +91,7 @@ import Testing
             return [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0]
         }
         for _ in 0..<150 {
-            let digits = Int.random(in: 2...18, using: &random)
-            var upper: UInt64 = 1
-            for _ in 0..<digits { upper *= 10 }
-            let count = UInt64.random(in: 1...upper, using: &random)
-            let size = Double(Int.random(in: 64...1024, using: &random))
-            let scene = try jsonScene(count, size: size)
-            let viewport = try #require(scene["viewport"] as? [String: Any])
-            let pixels = try #require(viewport["pixels"] as? [String: Double])
-            let frame = try #require(viewport["box"] as? [String: Double])
-            let scale = try #require(pixels["width"]) / (try #require(frame["width"]))
-            let marks = try #require(scene["marks"] as? [[String: Any]])
+            let (count, size, scale, marks) = try randomScene(&random)
             for (index, mark) in marks.enumerated() where mark["kind"] as? String == "progress" {
                 try #require(index + 1 < marks.count && marks[index + 1]["kind"] as? String == "edge")
                 let unit = try #require((mark["unit"] as? NSNumber)?.uint64Value)
