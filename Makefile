@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo check test test-sanitize format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean
+.PHONY: all deps test-deps build demo check test test-sanitize format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
 
 all: build
 
@@ -93,7 +93,10 @@ api-check: deps
 # The tests under AddressSanitizer and ThreadSanitizer (the batch workers and the signal
 # watcher included), each in its own build folder so the normal build stays as it is. The two
 # tests that measure the process (peak memory, system calls) are off there: the sanitizer's own
-# memory and calls are in what they measure.
+# memory and calls are in what they measure. So are the tests whose subject is an outside
+# program's reading of tally's bytes (Chromium, rsvg-convert, scour, jsonschema, tmux panes;
+# `.readByAnOutsideProgram`): make test runs them in the same CI run, and under a sanitizer the
+# unsanitized programs only compete for the cores.
 test-sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	TALLY_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
@@ -222,3 +225,10 @@ release: deps
 # and the fuzz targets'.
 clean:
 	rm -rf .build .build-* out share Examples/*/.build Examples/*/.build-* Fuzz/.build
+
+# The hostile sweep's cheap cases against the built tally, in under two minutes: counts and
+# labels at their edges, memory under ulimit -v, tally serve under ulimit -n with idle
+# connections held, raw-socket requests (scripts/sweep says each; docs/reference.md lists them).
+sweep: build
+	$(SWIFT) build --product tally-server
+	scripts/sweep $(TALLY)

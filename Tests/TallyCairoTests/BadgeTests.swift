@@ -102,9 +102,10 @@ import TallyCairo
             return badge.marks.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
         }
         #expect(try kinds(7) == [.stroke: 6, .slash: 1], "a gate and two strokes")
-        #expect(try kinds(99) == [.cross: 3, .progress: 1, .remaining: 1], "three 25s and 24 of the fourth")
+        // 24 of 25 is an 8 px bar in a 9 px cell: no room is left for a dot, so no track.
+        #expect(try kinds(99) == [.cross: 3, .progress: 1], "three 25s and 24 of the fourth")
         #expect(try kinds(137) == [.box: 1, .cross: 1, .progress: 1, .remaining: 1])
-        #expect(try kinds(9999) == [.box: 9, .line: 9, .progress: 1, .remaining: 1])
+        #expect(try kinds(9999) == [.box: 9, .line: 9, .progress: 1])
         #expect(try kinds(10_000) == [.box: 1, .diagonal: 1])
         #expect(try kinds(6200, 10_000) == [.box: 6, .line: 6, .progress: 1, .remaining: 4])
         // Weight follows quantity: still to fill is dots, a pixel each, under a done cell's ink.
@@ -121,7 +122,7 @@ import TallyCairo
             try Badge(count: 1, label: String(repeating: "a", count: 101))
         }
         #expect(throws: Badge.Problem.labelControlCharacter("\u{7}")) { try Badge(count: 1, label: "a\u{7}") }
-        #expect(throws: Badge.Problem.labelControlCharacter("\u{202E}")) { try Badge(count: 1, label: "a\u{202E}") }
+        #expect(throws: Badge.Problem.labelFormatCharacter("\u{202E}")) { try Badge(count: 1, label: "a\u{202E}") }
         #expect(throws: Badge.Problem.missingCharacter("✓")) { try Badge(count: 1, label: "ok ✓") }
         _ = try Badge(count: 1, label: String(repeating: "é", count: 100))
     }
@@ -157,7 +158,9 @@ import TallyCairo
 
     #if Cairo
     /// The same pixels with fonts and with none (an empty fontconfig): the text is paths.
-    @Test(.enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"))
+    @Test(
+        .enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"),
+        .readByAnOutsideProgram)
     func rsvgDrawsTheSamePixelsWithoutFonts() throws {
         let rsvg = try #require(installedProgram("rsvg-convert"), "rsvg-convert is missing")
         let directory = try TallyProcess.temporaryDirectory()

@@ -17,6 +17,7 @@ import TallyTestSupport
         .enabled(
             if: canRun(chromiumProgram) && canRun(rsvg),
             "needs chromium and rsvg-convert (make test-deps installs them)"),
+        .readByAnOutsideProgram,
         arguments: [UInt64(10_000_000_000_000), 10_000_000_000_000_000, UInt64(Int64.max), 1_234_567_890_123])
     func chromiumDrawsHugeCountsLikeRsvg(count: UInt64) throws {
         let rsvg = try #require(Self.rsvg, "rsvg-convert is missing")

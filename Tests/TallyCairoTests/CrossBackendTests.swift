@@ -20,7 +20,9 @@ import TallyTestSupport
     static let maximumMean = 0.5
     static let maximumDifferingShare = 0.005
 
-    @Test(.enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"))
+    @Test(
+        .enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"),
+        .readByAnOutsideProgram)
     func pngAgreesWithTheSVGAtEveryThreshold() throws {
         let rsvg = try #require(installedProgram("rsvg-convert"), "rsvg-convert is missing")
         let directory = try TallyProcess.temporaryDirectory()

@@ -74,7 +74,9 @@ import TallyTestSupport
     }
 
     @Test(
-        .enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"), .timeLimit(.minutes(5)),
+        .enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"),
+        .processTimeLimit(minutes: 5),
+        .readByAnOutsideProgram,
         arguments: [false, true])
     func eachImageLooksTheSameBesideTheOthers(darkScheme: Bool) throws {
         let directory = try TallyProcess.temporaryDirectory()

@@ -13,7 +13,7 @@ import TallyTestSupport
 /// `color-scheme: light dark`. Every pen is 3:1 or more against the page behind it in every
 /// pairing. The full palettes of SPEC §3 fail here: a white page on a dark OS showed #EBEBED
 /// strokes at 1.19:1, a #0D1117 page on a light OS #262629 strokes at 1.25:1.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PageSchemeTests {
+@Suite(.serialized, .processTimeLimit(minutes: 3)) struct PageSchemeTests {
     /// A page and the OS scheme Chromium pretends (`preferredColorScheme`: 0 dark, 1 light).
     struct Page: CustomTestStringConvertible, Sendable {
         let name: String
@@ -68,7 +68,7 @@ import TallyTestSupport
     static let margin = 20
 
     @Test(
-        .enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"),
+        .enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"), .readByAnOutsideProgram,
         arguments: pages)
     func everyPenReadsAgainstThePage(_ page: Page) throws {
         let directory = try TallyProcess.temporaryDirectory()

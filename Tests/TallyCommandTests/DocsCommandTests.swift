@@ -54,7 +54,7 @@ import Testing
         return try #require(lines.firstIndex { $0.contains(needle) }) + 1
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.processTimeLimit(minutes: 2))
     func aFreshFolderGetsImagesAndReferencesThenStaysStill() throws {
         try startingAProcess()
         let folder = try TallyProcess.temporaryDirectory()
@@ -123,7 +123,7 @@ import Testing
         #expect(Self.same(untouched, try Self.snapshot(folder)))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.processTimeLimit(minutes: 1))
     func aFolderIsSearchedAndOutputIsRelativeToEachDocument() throws {
         try startingAProcess()
         let folder = try TallyProcess.temporaryDirectory()
@@ -156,7 +156,7 @@ import Testing
 
     /// Every file of a light and dark pair, and of a density, is the command's bytes with that
     /// theme and scale (a pair shares one layout, so this checks the sharing too).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.processTimeLimit(minutes: 1))
     func pairsAndDensitiesAreTheCommandsBytes() throws {
         try startingAProcess()
         let folder = try TallyProcess.temporaryDirectory()
@@ -196,7 +196,7 @@ import Testing
 
     /// An image written again replaces the file atomically: a hard link to the old one keeps
     /// the old bytes.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.processTimeLimit(minutes: 1))
     func imagesAreReplacedAtomically() throws {
         try startingAProcess()
         let folder = try TallyProcess.temporaryDirectory()
@@ -213,7 +213,7 @@ import Testing
         #expect(try Data(contentsOf: image) != old)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.processTimeLimit(minutes: 1))
     func badRegionsAreNamedEachWithItsLine() throws {
         try startingAProcess()
         let folder = try TallyProcess.temporaryDirectory()
@@ -246,7 +246,7 @@ import Testing
 
     /// The repository keeps its own pictures this way (SPEC §8): README.md and docs/ hold at
     /// least ten regions, and they are what tally draws now.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.processTimeLimit(minutes: 3))
     func theRepositorysDocumentsAreUpToDate() throws {
         try startingAProcess()
         let run = try TallyProcess.run(

@@ -67,7 +67,7 @@ import TallyCairo
     }
 
     #if Cairo
-    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"))
+    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"), .readByAnOutsideProgram)
     func chromiumShowsEveryTally() throws {
         let chromium = try #require(chromiumProgram, "chromium is missing")
         let directory = try TallyProcess.temporaryDirectory()

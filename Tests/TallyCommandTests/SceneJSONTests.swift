@@ -80,7 +80,9 @@ import Testing
 
     /// Every snapshot scene, and scenes with ink bows, captions, progress marks and a viewport,
     /// validate against the schema; a scene with a wrong field does not.
-    @Test(.enabled(if: hasValidator || isCI, "needs Python's jsonschema (make test-deps installs it)"))
+    @Test(
+        .enabled(if: hasValidator || isCI, "needs Python's jsonschema (make test-deps installs it)"),
+        .readByAnOutsideProgram)
     func scenesValidateAgainstTheSchema() throws {
         let python = try #require(Self.python, "python3 is missing")
         let directory = try TallyProcess.temporaryDirectory()
@@ -128,7 +130,9 @@ import Testing
 
     /// `describe --json` validates against `Schemas/description.schema.json`, a huge percent
     /// included (exact, past 2⁶⁴); a description with a fractional percent does not.
-    @Test(.enabled(if: hasValidator || isCI, "needs Python's jsonschema (make test-deps installs it)"))
+    @Test(
+        .enabled(if: hasValidator || isCI, "needs Python's jsonschema (make test-deps installs it)"),
+        .readByAnOutsideProgram)
     func descriptionsValidateAgainstTheirSchema() throws {
         let python = try #require(Self.python, "python3 is missing")
         let directory = try TallyProcess.temporaryDirectory()

@@ -19,7 +19,7 @@ import Testing
     /// In a real terminal (a tmux pane), `tally render 137` with no -f and no -o shows the
     /// coloured preview, and `-o -` the SVG it names; through a pipe the same command writes the
     /// SVG of `-f svg`.
-    @Test(.enabled(if: canRun(tmux), "needs tmux"))
+    @Test(.enabled(if: canRun(tmux), "needs tmux"), .readByAnOutsideProgram, .processTimeLimit(minutes: 2))
     func aTerminalGetsThePreviewAPipeTheSVG() async throws {
         let tally = "'\(TallyProcess.executable.path)'"
         func pane(_ command: String, until marker: String) throws -> String {
@@ -68,7 +68,7 @@ import Testing
     /// no line passes it: the width comes from the pane's window size, not a default of 80 that
     /// wraps every line. Standard output is the pane itself here, not a file, so the preview
     /// takes the path a user's terminal does.
-    @Test(.enabled(if: canRun(tmux), "needs tmux"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: canRun(tmux), "needs tmux"), .readByAnOutsideProgram, .processTimeLimit(minutes: 2))
     func thePreviewFitsTheTerminalItIsShownIn() throws {
         let tally = "'\(TallyProcess.executable.path)'"
         let screen = try Self.pane(
@@ -203,7 +203,7 @@ import Testing
     /// In tmux, without COLORFGBG (unset by most terminals): every colour the preview names is at
     /// least 3:1 on a #1E1E1E terminal and on a white one (ink is the terminal's own foreground);
     /// NO_COLOR and TERM=dumb give no colour; the caption is text; no blank rows around it.
-    @Test(.enabled(if: canRun(tmux), "needs tmux"))
+    @Test(.enabled(if: canRun(tmux), "needs tmux"), .readByAnOutsideProgram, .processTimeLimit(minutes: 2))
     func thePreviewReadsOnAnyTerminal() throws {
         let tally = "'\(TallyProcess.executable.path)'"
         let screen = try Self.pane(

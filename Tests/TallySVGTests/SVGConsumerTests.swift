@@ -14,7 +14,9 @@ import Testing
         return url
     }
 
-    @Test(.enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"))
+    @Test(
+        .enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"),
+        .readByAnOutsideProgram)
     func rsvgConvertRendersIt() throws {
         let rsvg = try #require(installedProgram("rsvg-convert"), "rsvg-convert is missing")
         let directory = try TallyProcess.temporaryDirectory()
@@ -32,7 +34,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: canRun(installedProgram("scour")), "needs scour (make test-deps installs it)"))
+    @Test(
+        .enabled(if: canRun(installedProgram("scour")), "needs scour (make test-deps installs it)"),
+        .readByAnOutsideProgram)
     func scourShrinksItByAtMostTenPercent() throws {
         let scour = try #require(installedProgram("scour"), "scour is missing")
         let directory = try TallyProcess.temporaryDirectory()
@@ -73,7 +77,7 @@ import Testing
         return String(dom[start.upperBound..<end.lowerBound])
     }
 
-    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"))
+    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"), .readByAnOutsideProgram)
     func chromiumLoadsItAsAnImage() throws {
         let svg = try render(1234)
         let page = """
@@ -91,7 +95,7 @@ import Testing
         #expect(title == "loaded \(Int(viewport.width))x\(Int(viewport.height))" && viewport.height < 128)
     }
 
-    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"))
+    @Test(.enabled(if: canRun(chromiumProgram), "needs chromium (make test-deps installs it)"), .readByAnOutsideProgram)
     func autoThemeSwitchesUnderADarkColourScheme() throws {
         let svg = String(
             decoding: try render(7, RenderSettings(appearance: .init(theme: .auto, background: .paper))), as: UTF8.self)

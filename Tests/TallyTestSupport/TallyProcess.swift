@@ -95,6 +95,28 @@ public let cairoIsBuiltIn: Bool = {
 /// memory and system calls make measurements of the process meaningless.
 public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER"] != nil
 
+extension Trait where Self == TimeLimitTrait {
+    /// The time limit of a test that starts processes: `minutes`, or five times that under a
+    /// sanitizer. A sanitized tally runs several times slower and `runProgram` already gives its
+    /// processes four times as long, so an unscaled limit failed a slow run that was not a hang;
+    /// a real hang still fails either way.
+    public static func processTimeLimit(minutes: Int) -> Self {
+        .timeLimit(.minutes(underSanitizer ? 5 * minutes : minutes))
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Off under a sanitizer: for a test whose subject is an outside program's reading of tally's
+    /// bytes (Chromium's or rsvg-convert's drawing, scour, jsonschema, a tmux pane). The sanitizers
+    /// watch tally's own code, which the other tests run through the same paths, and `make test`
+    /// runs this test in the same CI run; the outside programs are not sanitized, so under a
+    /// sanitizer they only compete for the cores and stretch the run.
+    public static var readByAnOutsideProgram: Self {
+        .disabled(
+            if: underSanitizer, "an outside program reads tally's bytes: make test runs it, the sanitizers watch tally")
+    }
+}
+
 /// Headless Chromium, under either of its Debian names.
 public let chromiumProgram = installedProgram("chromium") ?? installedProgram("chromium-browser")
 
