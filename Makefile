@@ -96,7 +96,10 @@ api-check: deps
 # memory and calls are in what they measure. So are the tests whose subject is an outside
 # program's reading of tally's bytes (Chromium, rsvg-convert, scour, jsonschema, tmux panes;
 # `.readByAnOutsideProgram`): make test runs them in the same CI run, and under a sanitizer the
-# unsanitized programs only compete for the cores.
+# unsanitized programs only compete for the cores. ThreadSanitizer runs every in-process test
+# and the processes of the suites marked `.runsTallysThreads` (the server, batch workers, the
+# signal watcher at work); a process that runs one command on one thread shows it nothing new,
+# and AddressSanitizer runs those.
 test-sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	TALLY_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \

@@ -2,7 +2,7 @@ import Foundation
 import TallyTestSupport
 import Testing
 
-@Suite struct BatchTests {
+@Suite(.runsTallysThreads) struct BatchTests {
     private func files(_ directory: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }

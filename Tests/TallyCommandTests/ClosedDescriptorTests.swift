@@ -6,7 +6,7 @@ import Testing
 /// output that cannot be written is an I/O error (74), the input that cannot be read too, and
 /// nothing hangs or kills itself. Before, the signal pipe took the closed numbers: output went
 /// into it, and the watcher raised whatever byte it read as a signal (244, 188, hangs).
-@Suite struct ClosedDescriptorTests {
+@Suite(.runsTallysThreads) struct ClosedDescriptorTests {
     /// Runs tally through `/bin/sh`, which closes the descriptors: `$1` is tally, `$2` a folder.
     private func shell(_ script: String, _ folder: URL) throws -> TallyRun {
         try runProgram(

@@ -5,7 +5,7 @@ import Testing
 /// `tally docs` as a user runs it (SPEC §8): regions in a fresh folder become images with the
 /// command's bytes and references; a second run changes nothing; `--check` names stale regions
 /// and writes nothing; a bad region names its line and changes no file.
-@Suite struct DocsCommandTests {
+@Suite(.runsTallysThreads) struct DocsCommandTests {
     static let readme = """
         # A project
 

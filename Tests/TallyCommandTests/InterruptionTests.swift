@@ -2,7 +2,7 @@ import Foundation
 import TallyTestSupport
 import Testing
 
-@Suite struct InterruptionTests {
+@Suite(.runsTallysThreads) struct InterruptionTests {
     /// SPEC §6: an interrupted run leaves no partial file and no temporary file behind.
     /// Fast SVGs on two workers once left `.tally-N.svg.tally-XXXXXX` files in 9 of 10 runs
     /// (files were created before they were registered, and the handler walked a set the workers

@@ -5,7 +5,7 @@ import Testing
 /// SPEC §6, where the bytes go: paths that name a descriptor or a device are written as they
 /// are; files are replaced atomically and leave nothing behind, even when killed; names are the
 /// bytes given.
-@Suite struct OutputPathTests {
+@Suite(.runsTallysThreads) struct OutputPathTests {
     static let shell = installedProgram("sh")
     static let tally = "'\(TallyProcess.executable.path)'"
 

@@ -127,10 +127,34 @@ public let isQuickCheck = ProcessInfo.processInfo.environment["TALLY_CHECK"] != 
 /// `make check` the test is cancelled there, reported as skipped, and `make test` runs it. So
 /// the unit tests and the integration tests are told apart where the difference is, whatever
 /// suite they sit in.
+///
+/// Under ThreadSanitizer the test is cancelled there too, unless it or its suite carries
+/// `.runsTallysThreads`: races need threads, and a process of tally's that runs one command on
+/// one thread (with the signal watcher idle) shows TSan nothing the in-process tests have not.
 public func startingAProcess(sourceLocation: SourceLocation = #_sourceLocation) throws {
     if isQuickCheck {
         try Test.cancel("starts a process: make test runs it, make check does not", sourceLocation: sourceLocation)
     }
+    if underThreadSanitizer, let test = Test.current, !test.traits.contains(where: { $0 is RunsTallysThreadsTrait }) {
+        try Test.cancel(
+            "a process of tally's on one thread: make test and AddressSanitizer run it", sourceLocation: sourceLocation)
+    }
+}
+
+/// Whether the tests run under ThreadSanitizer (`make test-sanitize` sets TALLY_SANITIZER=thread).
+public let underThreadSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER"] == "thread"
+
+/// Marks a test or suite whose processes run tally's threads together: the server's event loops
+/// and raster queue, batch workers, the signal watcher removing a temporary file while the
+/// command writes it. ThreadSanitizer runs these processes; it skips the rest (`startingAProcess`).
+public struct RunsTallysThreadsTrait: SuiteTrait, TestTrait {
+    /// The suite's tests carry it too.
+    public var isRecursive: Bool { true }
+}
+
+extension Trait where Self == RunsTallysThreadsTrait {
+    /// This test's (or suite's) processes run tally's threads together: ThreadSanitizer runs them.
+    public static var runsTallysThreads: Self { Self() }
 }
 
 /// Runs any program and returns its exit status and output. A program still running after
