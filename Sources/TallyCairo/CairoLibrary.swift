@@ -77,6 +77,16 @@ struct CairoLibrary: @unchecked Sendable {
     /// The table, or `CairoError.libraryMissing` naming the package to install.
     static func loaded() throws(CairoError) -> CairoLibrary { try shared.get() }
 
+    /// Whether the loader failed for want of memory: glibc's words when `mmap` of a library it
+    /// found fails ("libX11.so.6: failed to map segment from shared object", seen under
+    /// `ulimit -v`), or ENOMEM's ("Cannot allocate memory"). Anything else (no such file, a
+    /// wrong architecture, a missing dependency) is a library to install.
+    static func isOutOfMemory(_ loaderMessage: String) -> Bool {
+        ["failed to map segment", "Cannot allocate memory", "out of memory"].contains {
+            loaderMessage.contains($0)
+        }
+    }
+
     private static func load() throws(CairoError) -> CairoLibrary {
         var handle: UnsafeMutableRawPointer?
         var opened = fileNames[0]
@@ -90,7 +100,15 @@ struct CairoLibrary: @unchecked Sendable {
             if handle != nil { break }
             reasons.append(dlerror().map { String(cString: $0) } ?? "\(name) could not be loaded")
         }
-        guard let handle else { throw CairoError.libraryMissing(reasons.first ?? "") }
+        guard let handle else {
+            // A library that is there but could not be mapped for want of memory (`ulimit -v`)
+            // is no reason to install anything: say what happened, in the words a Cairo status
+            // of CAIRO_STATUS_NO_MEMORY has, which the command line reports as exit 71.
+            if reasons.contains(where: isOutOfMemory) {
+                throw CairoError("\(opened) could not be loaded: out of memory")
+            }
+            throw CairoError.libraryMissing(reasons.first ?? "")
+        }
         func symbol<Function>(_ name: String) throws(CairoError) -> Function {
             guard let address = dlsym(handle, name) else {
                 // cairo_pdf_surface_set_metadata, the newest used, came with Cairo 1.16. The file

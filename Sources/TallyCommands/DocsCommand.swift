@@ -134,9 +134,9 @@ enum RegionCommand {
         if let asked = words.first(where: { ["--help", "-h", "--version"].contains($0) }) {
             throw DocsFailure("a region draws an image; '\(asked)' is for the command line")
         }
-        let arguments = TallyCommand.emptyValuesKept(words)
+        var arguments = TallyCommand.emptyValuesKept(words)
         do {
-            try TallyCommand.rejectNegativeNumbers(arguments)
+            arguments = try TallyCommand.negativeCountsRead(arguments)
             if name == "render", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.allCases) {
                 return try render(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
             }

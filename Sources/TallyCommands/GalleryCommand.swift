@@ -24,7 +24,7 @@ struct GalleryCommand: ParsableCommand {
     /// What to show.
     @Argument(
         help: ArgumentHelp(
-            "Counts as for batch: numbers, ranges a...b, comma lists, thresholds, @file or - (default: thresholds).",
+            "Counts as for batch: numbers, ranges a...b, comma lists, thresholds, @file or -; at most \(Words.grouped(UInt64(Gallery.maximumCounts))) in all (default: thresholds).",
             valueName: "counts"))
     var counts: [String] = []
 
@@ -55,6 +55,13 @@ struct GalleryCommand: ParsableCommand {
         try Self.drawn(counts: counts, output: output, format: format, given: drawing.given())
     }
 
+    /// The message for a list longer than a gallery shows, both numbers grouped alike.
+    static func tooManyCounts(_ total: UInt64) -> CommandFailure {
+        .usage(
+            "a gallery shows at most \(Words.grouped(UInt64(Gallery.maximumCounts))) counts; this one has \(Words.grouped(total))"
+        )
+    }
+
     /// A sheet from its arguments as text.
     static func drawn(counts: [String], output: String?, format: String?, given: [RenderOption: String])
         throws(CommandFailure) -> (bytes: [UInt8], format: Gallery.Format, counts: [TallyCount])
@@ -62,10 +69,7 @@ struct GalleryCommand: ParsableCommand {
         let list = try CountList.parse(
             counts.isEmpty ? ["thresholds"] : counts,
             readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
-        guard list.total <= UInt64(Gallery.maximumCounts) else {
-            throw CommandFailure.usage(
-                "a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(Words.grouped(list.total))")
-        }
+        guard list.total <= UInt64(Gallery.maximumCounts) else { throw tooManyCounts(list.total) }
         let counts = (0..<list.total).map { list[$0] }
         let format = try Output.format(
             given: format, output: output, fallback: Gallery.Format.svg,
@@ -80,8 +84,7 @@ struct GalleryCommand: ParsableCommand {
         } catch {
             switch error {
             case .tooManyCounts(let number):
-                throw CommandFailure.usage(
-                    "a gallery shows at most \(Gallery.maximumCounts) counts; this one has \(number)")
+                throw tooManyCounts(UInt64(number))
             case .sheetTooLarge(let number, let tile, let width, let height):
                 throw CommandFailure.usage(
                     "a gallery of \(Words.grouped(UInt64(number))) counts in \(Values.number(tile)) px tiles is \(Values.pixels(width)) × \(Values.pixels(height)) px; \(Values.imageLimits), so give fewer counts or a smaller --size"

@@ -42,10 +42,10 @@ package struct TallyCommand: ParsableCommand {
         signal(SIGPIPE, SIG_DFL)
         TemporaryFiles.shared.prepare()
         _ = Output.newFileMode  // the umask, read once before any worker starts
-        let arguments = emptyValuesKept(arguments)
+        var arguments = emptyValuesKept(arguments)
         do {
             try rejectUnknownCommand(arguments)
-            try rejectNegativeNumbers(arguments)
+            arguments = try negativeCountsRead(arguments)
             if let plain = PlainRender(arguments), try plain.run() { return 0 }
             if let docs = DocsCommand.plain(arguments) {
                 try DocsCommand.run(paths: docs.paths, check: docs.check)
@@ -158,10 +158,13 @@ package struct TallyCommand: ParsableCommand {
     }
 
     /// A leading `-` makes the parser read a count of `-1` as an unknown option, even after
-    /// `--`; name it as a negative count instead. A value after an option (`--size -5`) is the
+    /// `--`; name it as a negative count instead. A count of `-0`, `-000` is zero, as `+0` is
+    /// (SPEC §6), and is handed on as `0`. A value after an option (`--size -5`) is the
     /// option's, and the options model names it.
-    static func rejectNegativeNumbers(_ arguments: [String]) throws(CommandFailure) {
+    /// - Returns: the arguments, each negative zero in a count's place written `0`.
+    package static func negativeCountsRead(_ arguments: [String]) throws(CommandFailure) -> [String] {
         var afterSeparator = false
+        var read = arguments
         for (index, argument) in arguments.enumerated() {
             if argument == "--" && !afterSeparator {
                 afterSeparator = true
@@ -173,7 +176,12 @@ package struct TallyCommand: ParsableCommand {
                 !afterSeparator && previous.hasPrefix("-") && previous != "--" && !isDashNumber(previous)
                 && !previous.contains("=") && !switches.contains(previous)
             if isValue { continue }
+            if argument.dropFirst().allSatisfy({ $0 == "0" }) {
+                read[index] = "0"
+                continue
+            }
             throw .usage("count '\(argument)' is negative; it must be \(Values.countRange)")
         }
+        return read
     }
 }

@@ -41,8 +41,12 @@ package struct Badge: Hashable, Sendable {
     package enum Problem: Error, Hashable, Sendable {
         /// A label longer than `BadgeProportions.maximumLabelCharacters`.
         case labelTooLong(Int)
-        /// A control or format character in the label.
+        /// A control character in the label.
         case labelControlCharacter(Unicode.Scalar)
+        /// An invisible format character in the label (Unicode category Cf: the soft hyphen,
+        /// zero-width joiners, bidi controls): the face has no glyph for it, and a badge, never
+        /// broken across lines, would show nothing where the label has something.
+        case labelFormatCharacter(Unicode.Scalar)
         /// A character the badge's face does not have.
         case missingCharacter(Unicode.Scalar)
     }
@@ -128,22 +132,34 @@ package struct Badge: Hashable, Sendable {
         shapes = plates + (labelText.map { [$0] } ?? []) + [valueText]
     }
 
-    /// Refuses what a badge cannot write: too long, control characters, characters outside the face.
+    /// Refuses what a badge cannot write: too long, control and format characters, characters
+    /// outside the face.
     static func check(_ label: String) throws(Problem) {
         let characters = label.count
         if characters > BadgeProportions.maximumLabelCharacters { throw .labelTooLong(characters) }
         for scalar in label.unicodeScalars {
-            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                throw .labelControlCharacter(scalar)
+            switch scalar.properties.generalCategory {
+            case .control: throw .labelControlCharacter(scalar)
+            case .format: throw .labelFormatCharacter(scalar)
+            default: continue
             }
         }
         if let missing = BadgeFont.firstMissing(in: label) { throw .missingCharacter(missing) }
     }
 
+    /// The largest share a badge writes in full (SPEC §7); a larger one is written `>999%`.
+    package static let largestShareWritten = 999
+
     /// "1,234" in full up to `fullNumberCharacters`, else the caption's short form ("12.3M",
-    /// cut, never rounded up); with a goal, the share ("62%").
+    /// cut, never rounded up); with a goal, the share ("62%"), and over 999% `>999%`: a count of
+    /// Int64.max toward a goal of 1 would otherwise write 22 characters, wider than the count's
+    /// own badge. The exact share stays in the title.
     static func valueText(_ count: TallyCount, goal: TallyCount?) -> String {
-        if let goal { return Words.percent(count, of: goal) }
+        if let goal {
+            let digits = Words.percentDigits(count, of: goal)
+            if digits.count > String(largestShareWritten).count { return ">\(largestShareWritten)%" }
+            return Words.percent(count, of: goal)
+        }
         return Words.number(count.value, within: BadgeProportions.fullNumberCharacters)
     }
 
@@ -194,22 +210,46 @@ struct BadgeStrip {
         var x = left
         for index in 0..<cells {
             let cellWidth = Self.cellWidth(unit)
+            // A goal's last cell is only as long as its share of a unit (SPEC §7), and the strip
+            // ends where that cell's ink does, so the number keeps its usual distance.
+            let isShortLastCell =
+                goal.map { $0.value > value && $0.value % unit.capacity != 0 } == true
+                && index == cells - 1
+            let length = isShortLastCell ? Self.lastGoalCellLength(unit, goal: goal?.value ?? 0) : cellWidth
+            let cell: [Mark]
             if index < done {
-                marks += Self.icon(unit, x: x)
+                cell = Self.icon(unit, x: x)
             } else if index == done && rest > 0 {
-                marks += Self.partial(unit, rest: rest, x: x, goal: goal, index: index)
+                cell = Self.partial(unit, rest: rest, x: x, length: length)
             } else {
-                // A cell of the goal still to fill; the goal's last cell only as long as its share.
-                var length = cellWidth
-                if let goal, index == cells - 1, goal.value % unit.capacity != 0 {
-                    length = max(
-                        1, (cellWidth * Double(goal.value % unit.capacity) / Double(unit.capacity)).rounded(.down))
-                }
-                marks.append(Self.track(unit, from: x, length: length))
+                cell = [Self.track(unit, from: x, length: length)]
             }
-            x += cellWidth + BadgeProportions.iconGap
+            marks += cell
+            x += (isShortLastCell ? Self.inkEnd(of: cell, from: x) : cellWidth) + BadgeProportions.iconGap
         }
         width = x - BadgeProportions.iconGap - left
+    }
+
+    /// The length of a goal's last cell that the goal fills only in part: its share of a cell
+    /// in whole pixels, rounded down, at least one.
+    static func lastGoalCellLength(_ unit: UnitLevel, goal: UInt64) -> Double {
+        let share = goal % unit.capacity
+        // ⌊share / capacity × cell⌋ without overflow.
+        let pixels = unit.capacity.dividingFullWidth(share.multipliedFullWidth(by: UInt64(cellWidth(unit)))).quotient
+        return Double(max(1, pixels))
+    }
+
+    /// How far right of `x` a cell's marks reach: a fill's edge, a butt-capped dot's end, half
+    /// the pen past an upright stroke's centre.
+    static func inkEnd(of cell: [Mark], from x: Double) -> Double {
+        var end = x
+        for mark in cell {
+            for segment in mark.segments {
+                let upright = segment.start.x == segment.end.x
+                end = max(end, segment.start.x, segment.end.x + (upright ? mark.width / 2 : 0))
+            }
+        }
+        return end - x
     }
 
     /// The unit of a goal's cells: the smallest that gives at most `maximumGoalCells`.
@@ -269,8 +309,9 @@ struct BadgeStrip {
     }
 
     /// The unit being filled: a partial gate as its strokes; anything larger as a bar along the
-    /// cell's floor covering its exact share in whole pixels (at least one), over the track.
-    static func partial(_ unit: UnitLevel, rest: UInt64, x: Double, goal: TallyCount?, index: UInt64) -> [Mark] {
+    /// cell's floor covering its exact share in whole pixels (at least one), then the track to
+    /// the cell's end (`length`, shorter than a cell for a goal's last one), where a dot fits.
+    static func partial(_ unit: UnitLevel, rest: UInt64, x: Double, length: Double) -> [Mark] {
         if unit == .gate { return strokes(Int(rest), x: x) }
         if unit == .stroke { return [] }
         let cell = cellWidth(unit)
@@ -284,7 +325,9 @@ struct BadgeStrip {
                 Segment(x, y0, x + covered, y0), Segment(x + covered, y0, x + covered, bottom),
                 Segment(x + covered, bottom, x, bottom), Segment(x, bottom, x, y0),
             ], opacity: Proportions.progressOpacity)
-        return [bar, track(unit, from: x + covered + 1, length: cell - covered - 1)]
+        // A pixel of space between the bar and the dots; no track where not a dot is left.
+        let trackLength = length - covered - 1
+        return trackLength >= 1 ? [bar, track(unit, from: x + covered + 1, length: trackLength)] : [bar]
     }
 
     /// A dotted track along the cell's floor: the length of a cell still to fill, in dots one

@@ -138,7 +138,7 @@ package enum BadgeFont {
 
     /// What the face covers, for messages.
     package static let coverage =
-        "printable ASCII, Latin-1 and superscript digits (U+0020 to U+007E, U+00A0 to U+00FF, U+2070, U+2074 to U+2079)"
+        "printable ASCII, Latin-1 and superscript digits (U+0020 to U+007E, U+00A0 to U+00FF but the invisible soft hyphen U+00AD, U+2070, U+2074 to U+2079)"
 
     /// The kerning between two characters, in font units.
     static func kern(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Double {

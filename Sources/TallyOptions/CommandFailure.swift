@@ -8,6 +8,10 @@ package struct CommandFailure: Error, Equatable {
         case usage = 64
         /// A library the output needs is missing (EX_UNAVAILABLE): libcairo, for PNG and PDF.
         case unavailable = 69
+        /// Memory ran out (EX_OSERR): an image too large for the memory the process may use
+        /// (`ulimit -v`), or a library that could not be loaded for want of it. Nothing was
+        /// written; a smaller image, or more memory, is the remedy.
+        case outOfMemory = 71
         /// The output cannot be created (EX_CANTCREAT).
         case cannotCreate = 73
         /// Reading or writing failed (EX_IOERR).

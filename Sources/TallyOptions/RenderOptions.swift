@@ -196,8 +196,8 @@ package struct RenderOptions: Sendable {
                 "\(shown(.animateFrom)) is larger than the count \(count.value); it must be from 0 to the count")
         case .formatUnavailable:
             return .usage(error.description)
-        case .backend:
-            return CommandFailure(.io, error.description)
+        case .backend(let failure):
+            return CommandFailure(Self.isOutOfMemory(failure) ? .outOfMemory : .io, error.description)
         case .libraryMissing:
             return CommandFailure(.unavailable, error.description)
         }
@@ -244,12 +244,32 @@ extension RenderOptions {
             case .labelControlCharacter(let scalar):
                 throw .usage(
                     "\(shown) has a control character (\(Self.codePoint(scalar))); a badge's label is printable text")
+            case .labelFormatCharacter(let scalar):
+                throw .usage(
+                    "\(shown) has an invisible format character (\(Self.codePoint(scalar))), which a badge cannot show; a badge's label is visible text"
+                )
             case .missingCharacter(let scalar):
                 throw .usage(
-                    "\(shown) has '\(Values.printable(String(scalar)))' (\(Self.codePoint(scalar))), which the badge's font does not have; it has \(BadgeFont.coverage)"
+                    "\(shown) has \(Self.quoted(scalar)) (\(Self.codePoint(scalar))), which the badge's font does not have; it has \(BadgeFont.coverage)"
                 )
             }
         }
+    }
+
+    /// A character quoted for a message: `'✓'`; a combining mark on U+25CC (`'◌́'`), as
+    /// Unicode's charts show one, since alone it would be drawn over the quote sign before it.
+    static func quoted(_ scalar: Unicode.Scalar) -> String {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: "'\u{25CC}\(Values.printable(String(scalar)))'"
+        default: "'\(Values.printable(String(scalar)))'"
+        }
+    }
+
+    /// Whether a backend failed for want of memory: Cairo's words for `CAIRO_STATUS_NO_MEMORY`
+    /// end its reason ("cairo could not create an image: out of memory"), and `CairoLibrary`
+    /// words a load that ran out of memory the same way. SPEC §6 gives it its own exit code.
+    static func isOutOfMemory(_ failure: BackendFailure) -> Bool {
+        failure.reason.hasSuffix(": out of memory")
     }
 
     /// `U+2713`.

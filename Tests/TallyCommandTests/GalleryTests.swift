@@ -96,7 +96,7 @@ import TallyCairo
     #endif
 
     @Test(arguments: [
-        (["gallery", "0...5000"], "1000"),
+        (["gallery", "0...5000"], "a gallery shows at most 1,000 counts; this one has 5,001"),
         (["gallery", "-o", "g.gif"], "g.gif"),
         (["gallery", "--animate"], "--animate"),
         (["gallery", "--size", "5000"], "16,384"),
