@@ -64,6 +64,35 @@ package enum TerminalWidth {
     }
 }
 
+/// Whether and how the terminal preview is coloured (SPEC §6), from what the environment says
+/// rather than read from it here, so every case can be tried in process.
+package enum TerminalColorChoice {
+    /// The values of `--color`.
+    package enum Mode: String, CaseIterable { case auto, always, never }
+
+    /// The colours of a preview: none with `--color never`; with `--color always`, or under
+    /// `auto` (the default) when the output is a terminal and neither `NO_COLOR` (no-color.org:
+    /// set and not empty) nor `TERM=dumb` refuses colour, ANSI colours, 24-bit when
+    /// `COLORTERM` is `truecolor` or `24bit`, else 256.
+    /// - Parameters:
+    ///   - asked: `--color`'s value as given, nil when it was not; a bad one is an error.
+    ///   - isTerminal: whether the output is a terminal.
+    ///   - environment: a variable's value, nil when it is not set.
+    package static func colors(
+        asked: String?, isTerminal: Bool, environment: (String) -> String?
+    ) throws(CommandFailure) -> TerminalColors {
+        let mode: Mode =
+            try asked.map { text throws(CommandFailure) in
+                try Values.choice(text, option: "--color", noun: "a colour mode")
+            } ?? .auto
+        let refused = !(environment("NO_COLOR") ?? "").isEmpty || environment("TERM") == "dumb"
+        let colored = mode == .always || (mode == .auto && isTerminal && !refused)
+        guard colored else { return .none }
+        let colorTerm = environment("COLORTERM") ?? ""
+        return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .palette256
+    }
+}
+
 /// A command that draws the terminal preview, and how it is asked for there.
 protocol PreviewCommand {
     /// The option that asks for the preview: `-f term` in render, `--picture` in describe,
@@ -93,27 +122,17 @@ struct TerminalOptions<Command: PreviewCommand>: ParsableArguments {
             valueName: "when"))
     var color: String?
 
-    enum ColorChoice: String, CaseIterable { case auto, always, never }
-
     /// The width: `--columns`, which wins over everything, else `TerminalWidth.columns`.
     func width() throws(CommandFailure) -> Int {
         try TerminalWidth.columns(
             asked: columns, terminal: TerminalWidth.terminalColumns, environment: environmentValue)
     }
 
-    /// The colours for output on `descriptor`: ANSI when it is a terminal (or `--color always`),
-    /// 24-bit when `COLORTERM` says the terminal takes it, else 256 colours.
+    /// The colours for output on `descriptor`, from `--color`, whether it is a terminal and the
+    /// process's environment (`TerminalColorChoice.colors`).
     func colors(for descriptor: Int32) throws(CommandFailure) -> TerminalColors {
-        let choice: ColorChoice =
-            try color.map { text throws(CommandFailure) in
-                try Values.choice(text, option: "--color", noun: "a colour mode")
-            } ?? .auto
-        // NO_COLOR (no-color.org) and a dumb terminal turn colour off unless --color always asks.
-        let noColor = !(environmentValue("NO_COLOR") ?? "").isEmpty || environmentValue("TERM") == "dumb"
-        let colored = choice == .always || (choice == .auto && isatty(descriptor) == 1 && !noColor)
-        guard colored else { return .none }
-        let colorTerm = environmentValue("COLORTERM") ?? ""
-        return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .palette256
+        try TerminalColorChoice.colors(
+            asked: color, isTerminal: isatty(descriptor) == 1, environment: environmentValue)
     }
 
     /// Which palette to draw with: `--theme light` or `dark`; under `auto` (the default) the
