@@ -158,10 +158,12 @@ completions: build
 
 # The man page, generated from the command definitions by swift-argument-parser's plugin,
 # dated by the last commit (so the same checkout gives the same page), or SOURCE_DATE_EPOCH.
+# The plugin builds every product first, in release unless told: debug is what `make test` has
+# just built, and the page (the commands' help) is the same from either.
 MAN_DATE ?= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then date -u -d "@$$SOURCE_DATE_EPOCH" +%F; else git log -1 --format=%cs 2>/dev/null || date -u +%F; fi)
 man: deps
 	@mkdir -p share/man
-	$(SWIFT) package --allow-writing-to-directory share/man generate-manual --output-directory share/man --date $(MAN_DATE) >/dev/null
+	$(SWIFT) package --allow-writing-to-directory share/man generate-manual --configuration debug --output-directory share/man --date $(MAN_DATE) >/dev/null
 	@rm -f share/man/benchmark-command.1
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
