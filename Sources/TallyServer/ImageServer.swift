@@ -65,34 +65,19 @@ package struct ImageServer: Sendable {
 
     /// `GET /{count}.{svg|png|pdf|json}?{render options}`.
     func image(_ request: Request, file: String) async -> Response {
-        await answer(request, file: file, formats: OutputFormat.allCases, RenderQuery.init) { query, format in
-            await respond(request, format: format, key: .render(query.count, query.format, query.settings)) {
-                await draw(query)
-            }
-        }
+        await answer(request, file: file, formats: OutputFormat.allCases, as: RenderQuery.self)
     }
 
     /// `GET /badge/{count}.{svg|png|pdf}?{label, of, theme, scale, colours}` (SPEC §7).
     func badge(_ request: Request, file: String) async -> Response {
-        await answer(request, file: file, formats: BadgeSettings.formats, BadgeQuery.init) { query, format in
-            await respond(request, format: format, key: .badge(query.badge.count, query.settings)) {
-                let (badge, settings) = (query.badge, query.settings)
-                let (width, height) = (badge.width * settings.scale, badge.height * settings.scale)
-                if let refusal = sizeRefusal(width: width, height: height) { return .refused(refusal) }
-                return await rendering(binary: format.isBinary, failure: query.options.failure) {
-                    try Renderer.badge(badge, settings)
-                }
-            }
-        }
+        await answer(request, file: file, formats: BadgeSettings.formats, as: BadgeQuery.self)
     }
 
     /// The steps every image route shares: `{count}.{format}` (404 for a format the route does
     /// not draw), the query's length (414), then the count and the parameters read into a query
-    /// (400 with the command line's message), before `body` answers.
-    func answer<Query>(
-        _ request: Request, file: String, formats: [OutputFormat],
-        _ read: (String, OutputFormat, [(name: String, value: String)]) throws(CommandFailure) -> Query,
-        _ body: (Query, OutputFormat) async -> Response
+    /// (400 with the command line's message), before the image it names is answered.
+    func answer<Query: ImageQuery>(
+        _ request: Request, file: String, formats: [OutputFormat], as _: Query.Type
     ) async -> Response {
         guard let dot = file.lastIndex(of: "."),
             let format = OutputFormat(rawValue: file[file.index(after: dot)...].lowercased()), formats.contains(format)
@@ -102,55 +87,75 @@ package struct ImageServer: Sendable {
         if let failure = Self.queryTooLong(request) { return failure }
         let query: Query
         do {
-            query = try read(try URLText.count(file[..<dot]), format, try URLText.parameters(request.uri.query))
+            query = try Query(
+                count: try URLText.count(file[..<dot]), format: format,
+                parameters: try URLText.parameters(request.uri.query))
         } catch {
             return Self.error(.badRequest, error.message)
         }
-        return await body(query, format)
+        return await respond(request, to: query.image, wording: query.options)
     }
 
-    /// The response for a checked request: from the cache, or drawn and kept, tagged by its
-    /// bytes. Validated and drawn (or found) before `If-None-Match` is read, so a request that
-    /// is otherwise 400 never gets a 304, whatever its header says.
-    func respond(
-        _ request: Request, format: OutputFormat, key: ImageRequest, draw: () async -> Drawing
-    ) async -> Response {
+    /// The one place an image is drawn and answered: from the cache, or drawn and kept, tagged
+    /// by its bytes. The cache key is `image` itself, the very value the drawing reads, so no
+    /// route can key an image by anything but what was drawn (SPEC §6, ETags). Validated and
+    /// drawn (or found) before `If-None-Match` is read, so a request that is otherwise 400 never
+    /// gets a 304, whatever its header says.
+    ///
+    /// - Parameter given: the options as given, for the words of a refusal; never read for the
+    ///   bytes.
+    func respond(_ request: Request, to image: ImageRequest, wording given: RenderOptions) async -> Response {
         let entry: ResponseCache<ImageRequest>.Entry
-        if let cached = responses.entry(for: key) {
+        if let cached = responses.entry(for: image) {
             ServerMetrics.cacheHits.increment()
             entry = cached
         } else {
-            switch await draw() {
+            switch await draw(image, wording: given) {
             case .drawn(let bytes):
                 entry = .init(body: ByteBuffer(bytes: bytes), tag: URLText.entityTag(of: bytes))
-                responses.keep(entry, for: key)
+                responses.keep(entry, for: image)
             case .refused(let response): return response
             }
         }
-        let headers = Self.imageHeaders(format, tag: entry.tag)
+        let headers = Self.imageHeaders(image.format, tag: entry.tag)
         if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: entry.tag) {
             return Self.notModified(headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
     }
 
-    /// The bytes of a checked request, or the response that refuses it: 400 for settings the
-    /// renderer or this server's limits refuse, 503 when the raster threads are busy.
-    func draw(_ query: RenderQuery) async -> Drawing {
-        // The scene and the viewport first (cheap: marks grow with the digits), so the server's
-        // own cap is checked before a pixel is allocated.
-        let layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)
-        do {
-            layout = try Renderer.layout(query.count, query.format, query.settings)
-        } catch {
-            return .refused(Self.error(.badRequest, query.failure(error).message))
-        }
-        if let refusal = sizeRefusal(width: layout.viewport.width, height: layout.viewport.height) {
-            return .refused(refusal)
-        }
-        let (format, settings) = (query.format, query.settings)
-        return await rendering(binary: format.isBinary, failure: query.failure) {
-            try Renderer.render(layout, as: format, settings)
+    /// The bytes of an image, from its value alone, or the response that refuses it: 400 for
+    /// settings the renderer or this server's limits refuse, 503 when the raster threads are
+    /// busy. The server's own cap is checked before a pixel is allocated.
+    func draw(_ image: ImageRequest, wording given: RenderOptions) async -> Drawing {
+        switch image {
+        case .render(let count, let format, let settings):
+            // The scene and the viewport first (cheap: marks grow with the digits).
+            let layout: (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)
+            do {
+                layout = try Renderer.layout(count, format, settings)
+            } catch {
+                return .refused(Self.error(.badRequest, given.failure(error).message))
+            }
+            if let refusal = sizeRefusal(width: layout.viewport.width, height: layout.viewport.height) {
+                return .refused(refusal)
+            }
+            return await rendering(binary: format.isBinary, failure: given.failure) {
+                try Renderer.render(layout, as: format, settings)
+            }
+        case .badge(let count, let settings):
+            let badge: Badge
+            do {
+                badge = try given.badge(count, settings)
+            } catch {
+                return .refused(Self.error(.badRequest, error.message))
+            }
+            if let refusal = sizeRefusal(width: badge.width * settings.scale, height: badge.height * settings.scale) {
+                return .refused(refusal)
+            }
+            return await rendering(binary: settings.format.isBinary, failure: given.failure) {
+                try Renderer.badge(badge, settings)
+            }
         }
     }
 

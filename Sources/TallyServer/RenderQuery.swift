@@ -4,16 +4,40 @@ import TallyGeometry
 import TallyOptions
 import TallyRender
 
-/// What a cached image was drawn from: the count and every setting the renderer reads, compared
-/// field by field (`RenderSettings` is `Hashable` over all of its fields), so two requests share
-/// a cache entry only when the drawing cannot tell them apart. Spellings that the options model
-/// reads alike (`0137`, `size=0512`) share one; defaults given explicitly may take a second
-/// entry, whose bytes and tag are the same.
+/// An image as a route draws it, checked: the count, the format and every setting the drawing
+/// reads, and nothing else. `ImageServer.respond(_:to:wording:)` draws from this value alone
+/// and keeps what it drew under this same value, so the cache key is the drawing's own input,
+/// never a second list of its fields: a setting added to `RenderSettings` or `BadgeSettings`
+/// (both `Hashable` over all their fields) is in the key by being there, and a field added to
+/// a query is not drawn until it is put here (SPEC §6, ETags).
+///
+/// Spellings the options model reads alike (`0137`, `size=0512`) are one value and share an
+/// entry; defaults given explicitly may take a second entry, whose bytes and tag are the same.
 package enum ImageRequest: Hashable, Sendable {
     /// `GET /{count}.{format}`.
     case render(TallyCount, OutputFormat, RenderSettings)
-    /// `GET /badge/{count}.{format}`.
+    /// `GET /badge/{count}.{format}`: the badge is laid out from the count and the settings'
+    /// goal and label when it is drawn.
     case badge(TallyCount, BadgeSettings)
+
+    /// The format of the bytes.
+    package var format: OutputFormat {
+        switch self {
+        case .render(_, let format, _): format
+        case .badge(_, let settings): settings.format
+        }
+    }
+}
+
+/// A URL read into the image it asks for: what the image routes share.
+package protocol ImageQuery: Sendable {
+    /// Reads the URL's count (decoded) and its query's parameters (decoded, in order).
+    /// - Throws: `CommandFailure` with the command line's message for the same values.
+    init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)]) throws(CommandFailure)
+    /// What is drawn, and the cache key: one value.
+    var image: ImageRequest { get }
+    /// The options as given: the words of a refusal, never the bytes.
+    var options: RenderOptions { get }
 }
 
 /// A render URL, `GET /{count}.{format}?{parameters}`: the count, and the render options given
@@ -22,15 +46,11 @@ package enum ImageRequest: Hashable, Sendable {
 /// The parameters feed the same options model as the command line (`RenderOptions`), so the
 /// server accepts exactly the values `tally render` accepts and refuses the rest with its
 /// one-line message.
-package struct RenderQuery: Sendable {
-    /// The count, checked.
-    package let count: TallyCount
+package struct RenderQuery: ImageQuery {
+    /// The count, the format and the settings, with the format's defaults.
+    package let image: ImageRequest
     /// The options, checked.
     package let options: RenderOptions
-    /// The format, from the URL's extension.
-    package let format: OutputFormat
-    /// Every setting, with the format's defaults.
-    package let settings: RenderSettings
 
     /// At most this many parameters, before any is read.
     package static let maximumParameters = 32
@@ -43,10 +63,9 @@ package struct RenderQuery: Sendable {
     package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)])
         throws(CommandFailure)
     {
-        count = try Values.count(text)
+        let count = try Values.count(text)
         options = try Self.options(parameters)
-        self.format = format
-        settings = try options.settings(format: format)
+        image = .render(count, format, try options.settings(format: format))
     }
 
     /// The parameters as the model's options: each a render option's name, given once.
@@ -59,7 +78,7 @@ package struct RenderQuery: Sendable {
         var given: [RenderOption: String] = [:]
         for (name, value) in parameters {
             guard let option = RenderOption.named(name), allowed.contains(option) else {
-                throw .usage(unknownParameter(name, among: allowed))
+                throw .usage(unknownParameter(name, value: value, among: allowed))
             }
             guard given[option] == nil else {
                 throw .usage("query parameter '\(Values.printable(name))' is given twice; give it once")
@@ -69,38 +88,41 @@ package struct RenderQuery: Sendable {
         return try RenderOptions(given)
     }
 
-    /// The message for a parameter no render option has, with the closest one.
-    static func unknownParameter(_ name: String, among allowed: [RenderOption] = RenderOption.all) -> String {
+    /// The message for a parameter no render option has, with the closest one; a parameter with
+    /// no name (`?=5`) is quoted whole, and nothing is "closest" to it.
+    static func unknownParameter(
+        _ name: String, value: String, among allowed: [RenderOption] = RenderOption.all
+    ) -> String {
         let names = allowed.map(\.name)
-        let guess = Values.suggestion(for: name, among: names)
         let what = allowed == RenderOption.all ? "the render options" : "a badge's options"
-        return
-            "unknown query parameter '\(Values.printable(name))'; \(guess)the parameters are \(what): \(names.joined(separator: ", "))"
+        let list = "the parameters are \(what): \(names.joined(separator: ", "))"
+        if name.isEmpty { return "\(nameless(value)); \(list)" }
+        let guess = Values.suggestion(for: name, among: names)
+        return "unknown query parameter '\(Values.printable(name))'; \(guess)\(list)"
     }
 
-    /// The one-line message `tally render` gives when the renderer refuses these settings
-    /// (a side beyond the limits, `animate` on PNG, a count beyond its frame).
-    package func failure(_ error: RenderError) -> CommandFailure { options.failure(error) }
+    /// The start of the message for a parameter with no name (`?=5`), quoted as given.
+    static func nameless(_ value: String) -> String { "query parameter '=\(Values.printable(value))' has no name" }
 }
 
 /// A badge URL, `GET /badge/{count}.{svg|png|pdf}?label=…&of=…&theme=…`: the parameters of
 /// `tally badge`, through the same options model, so the server makes the command line's badge.
-package struct BadgeQuery: Sendable {
+package struct BadgeQuery: ImageQuery {
+    /// The count and the settings; `format` from the URL's extension.
+    package let image: ImageRequest
     /// The options, checked.
     package let options: RenderOptions
-    /// The settings; `format` from the URL's extension.
-    package let settings: BadgeSettings
-    /// The badge, laid out.
-    package let badge: Badge
 
-    /// - Throws: `CommandFailure` with the message `tally badge` gives for the same values.
+    /// - Throws: `CommandFailure` with the message `tally badge` gives for the same values,
+    ///   a label the badge cannot write among them.
     package init(count text: String, format: OutputFormat, parameters: [(name: String, value: String)])
         throws(CommandFailure)
     {
         let count = try Values.count(text)
         options = try RenderQuery.options(parameters, allowed: RenderOption.badgeOptions)
-        settings = try options.badgeSettings(format: format)
-        badge = try options.badge(count, settings)
+        let settings = try options.badgeSettings(format: format)
+        _ = try options.badge(count, settings)  // the label checked here, so a bad one is 400 before the cache
+        image = .badge(count, settings)
     }
 }
 
@@ -115,8 +137,9 @@ package struct DescribeQuery: Sendable {
         var given: [RenderOption: String] = [:]
         for (name, value) in parameters {
             guard let option = RenderOption.named(name), option == .frame || option == .of else {
-                throw .usage(
-                    "unknown query parameter '\(Values.printable(name))'; a description takes only frame and of")
+                let unknown =
+                    name.isEmpty ? RenderQuery.nameless(value) : "unknown query parameter '\(Values.printable(name))'"
+                throw .usage("\(unknown); a description takes only frame and of")
             }
             if given[option] != nil { throw .usage("query parameter '\(name)' is given twice; give it once") }
             given[option] = value

@@ -7,9 +7,10 @@ import NIOCore
 /// same bytes, so an image asked for again (a README's badge, on every visit) is sent, not
 /// redrawn.
 ///
-/// The key is the request as the renderer reads it (`ImageRequest`: the count and every
-/// setting, compared field by field), never a second copy of the renderer's rules, so two
-/// requests share an entry only when nothing the drawing reads differs (SPEC §6, ETags).
+/// The server's key is the very value an image is drawn from (`ImageRequest`: the count, the
+/// format and every setting, compared field by field), never a second copy of the renderer's
+/// rules, so two requests share an entry only when nothing the drawing reads differs (SPEC §6,
+/// ETags).
 /// Bounded by bytes (`tally serve --cache-size`, in MiB; 0 turns it off). The oldest entries
 /// leave first; an image larger than an eighth of the budget is never kept, so one big PNG
 /// cannot push out hundreds of small ones.

@@ -63,5 +63,16 @@ import Testing
             }
         }
     }
+
+    /// A parameter with no name (`?=5`) is quoted as given, with no guess at a name: nothing is
+    /// closest to an empty one.
+    @Test(arguments: ["/1.svg?=5", "/badge/1.svg?=5", "/describe/1?=5", "/1.svg?size=9&=5"])
+    func aParameterWithNoNameIsNamedAsGivenWithNoSuggestion(_ uri: String) async throws {
+        let response = try await fetch(uri)
+        #expect(response.status == .badRequest, "\(uri)")
+        #expect(response.text.hasPrefix("tally: error: query parameter '=5' has no name; "), "\(uri): \(response.text)")
+        #expect(!response.text.contains("did you mean"), "\(uri): \(response.text)")
+        #expect(response.text.split(separator: "\n").count == 1)
+    }
 }
 #endif
