@@ -60,6 +60,14 @@ package struct ServeOptions: ParsableArguments, Sendable {
             valueName: "s"))
     package var timeout: String?
 
+    /// Connections open at once, beyond which a new one is closed at once (SPEC §6).
+    @Option(
+        name: .customLong("max-connections"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Connections open at once; beyond them a new connection is closed at once, unanswered (default: the descriptor limit, raised to its hard limit at start, less the descriptors open then, less \(ServeSettings.reservedDescriptors) kept for files and the raster threads).",
+            valueName: "n"))
+    package var maxConnections: String?
+
     /// How much the server logs.
     @Option(
         name: .customLong("log-level"), parsing: .unconditional,
@@ -74,7 +82,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
     package func settings() throws(CommandFailure) -> ServeSettings {
         try ServeSettings.read(
             host: host, port: port, maxSize: maxSize, jobs: jobs, queue: queue, cacheSize: cacheSize,
-            timeout: timeout, logLevel: logLevel)
+            timeout: timeout, logLevel: logLevel, maxConnections: maxConnections)
     }
 
     package func validate() throws {
@@ -90,6 +98,7 @@ package struct ServeOptions: ParsableArguments, Sendable {
         let given: [(String, String?)] = [
             ("host", host), ("port", port), ("max-size", maxSize), ("jobs", jobs), ("queue", queue),
             ("cache-size", cacheSize), ("timeout", timeout), ("log-level", logLevel),
+            ("max-connections", maxConnections),
         ]
         return given.compactMap { name, value in value.map { "--\(name)=\($0)" } }
     }

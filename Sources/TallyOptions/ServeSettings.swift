@@ -20,6 +20,24 @@ package struct ServeSettings: Sendable {
     package var timeout = 30.0
     /// How much the server logs: one of `logLevels`.
     package var logLevel = "info"
+    /// Connections open at once, beyond which a new one is closed at once; nil: derived from
+    /// the descriptor limit at start (`defaultMaxConnections`).
+    package var maxConnections: Int?
+
+    /// The largest `--max-connections`.
+    package static let maximumConnections = 1_000_000
+
+    /// Descriptors kept free below the limit, beyond those open at start, for what the server
+    /// opens besides connections: the raster threads' files (Cairo's library and its fonts), the
+    /// log, and the one connection accepted only to be closed when the others are all in use.
+    package static let reservedDescriptors = 32
+
+    /// `--max-connections`'s default: the descriptor limit less the descriptors open at start
+    /// and `reservedDescriptors`, at least 1 and at most `maximumConnections`.
+    package static func defaultMaxConnections(descriptorLimit: Int, openAtStart: Int) -> Int {
+        let room = descriptorLimit.subtractingReportingOverflow(openAtStart + reservedDescriptors)
+        return room.overflow ? 1 : min(maximumConnections, max(1, room.partialValue))
+    }
 
     /// The shortest `--timeout` allowed, in seconds.
     package static let minimumTimeout = 1.0
@@ -39,7 +57,7 @@ package struct ServeSettings: Sendable {
     ///   with the value as given.
     package static func read(
         host: String?, port: String?, maxSize: String?, jobs: String?, queue: String?, cacheSize: String?,
-        timeout: String?, logLevel: String?
+        timeout: String?, logLevel: String?, maxConnections: String? = nil
     ) throws(CommandFailure) -> ServeSettings {
         func whole(_ text: String?, _ option: String) throws(CommandFailure) -> Int? {
             guard let text else { return nil }
@@ -55,6 +73,9 @@ package struct ServeSettings: Sendable {
         if let jobs = try whole(jobs, "jobs") { settings.jobs = jobs }
         if let queue = try whole(queue, "queue") { settings.queue = queue }
         if let cacheSize = try whole(cacheSize, "cache-size") { settings.cacheSize = cacheSize }
+        if let maxConnections = try whole(maxConnections, "max-connections") {
+            settings.maxConnections = maxConnections
+        }
         if let timeout {
             guard let seconds = Double(timeout) else {
                 throw .usage("--timeout '\(Values.printable(timeout))' is not a number of seconds")
@@ -84,6 +105,11 @@ package struct ServeSettings: Sendable {
         }
         guard (0...4096).contains(cacheSize) else {
             throw .usage("--cache-size '\(cacheSize)' is out of range; use 0 to 4096 MiB")
+        }
+        if let maxConnections, !(1...Self.maximumConnections).contains(maxConnections) {
+            throw .usage(
+                "--max-connections '\(maxConnections)' is out of range; use 1 to \(Self.maximumConnections)"
+            )
         }
         guard Self.logLevels.contains(logLevel) else {
             throw .usage(

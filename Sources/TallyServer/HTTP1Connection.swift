@@ -9,10 +9,12 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import TallyOptions
 
-/// Hummingbird's HTTP/1 child channel, with one more handler: a request that does not keep its
-/// connection (HTTP/1.0 without `Connection: keep-alive`, or any request with
-/// `Connection: close`) is marked `Connection: close`, the one spelling Hummingbird's request loop
-/// stops on, so the server closes the connection after the response (RFC 9112 §9.3).
+/// Hummingbird's HTTP/1 child channel, with two more handlers (`RequestLineWatcher` before the
+/// parser, `ConnectionCloseMarker` after it) and a cap on connections (`ConnectionLimit`).
+/// A request that does not keep its connection (HTTP/1.0 without `Connection: keep-alive`, or
+/// any request with `Connection: close`) is marked `Connection: close`, the one spelling
+/// Hummingbird's request loop stops on, so the server closes the connection after the response
+/// (RFC 9112 §9.3).
 ///
 /// The mark must be made before the request becomes a version-free `HTTPRequest`: Hummingbird's
 /// own `additionalChannelHandlers` come after that conversion and cannot see the version. The
@@ -23,14 +25,22 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     /// Time before closing an idle connection.
     let idleTimeout: TimeAmount
+    /// `--max-connections`.
+    let connections: ConnectionLimit
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
+            guard connections.admit(channel) else {
+                try pipeline.addHandler(ClosingAtOnce())
+                return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+            }
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: .init())
-            try pipeline.addHandler(ConnectionCloseMarker())
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: RequestError.limits)
+            let lines = RequestLineWatcher()
+            try pipeline.addHandler(lines, position: .first)
+            try pipeline.addHandler(ConnectionCloseMarker(lines: lines))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(idleTimeout), logger: logger))
             return try NIOAsyncChannel(
@@ -44,59 +54,79 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1 that closes connections the client does not keep (`HTTP1Connection`).
-    static func http1ClosingWhenAsked(idleTimeout: TimeAmount) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in HTTP1Connection(responder: responder, idleTimeout: idleTimeout) }
+    /// HTTP/1 that closes connections the client does not keep (`HTTP1Connection`), and those
+    /// beyond `connections`.
+    package static func http1ClosingWhenAsked(idleTimeout: TimeAmount, connections: ConnectionLimit)
+        -> HTTPServerBuilder
+    {
+        HTTPServerBuilder { responder in
+            HTTP1Connection(responder: responder, idleTimeout: idleTimeout, connections: connections)
+        }
     }
 }
 
-/// Marks each request head that does not keep its connection with `Connection: close`, and
-/// answers `CONNECT` itself.
+/// Marks each request head that does not keep its connection with `Connection: close`; answers
+/// `CONNECT`, requests with a bad Host, and the HTTP parser's rejections itself.
 ///
 /// NIO's HTTP/1 encoder writes every response to a `CONNECT` without a body or a length (RFC
 /// 9110 allows content in a refusal, but NIO frames all of them as a tunnel's start), so
 /// Hummingbird's 405 went out without a length and its body never followed, leaving the client
 /// to wait for the timeout. Here a `CONNECT` gets the same 405 as any other method, with its
 /// length and its one-line body written below the encoder, and the connection closes.
+///
+/// The parser's errors reached Hummingbird, which answered an empty 400 to all of them; here
+/// each gets its own status (`RequestError.answer`) and tally's one-line body, and so does a
+/// request whose Host fields are wrong (RFC 9112 §3.2: 400).
 final class ConnectionCloseMarker: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Whether a `CONNECT` was answered: what follows on the connection is not HTTP.
-    private var answeredConnect = false
+    /// The raw lines before the parser, which say what its errors were about.
+    private let lines: RequestLineWatcher
+    /// Whether this handler answered and is closing the connection: what follows is ignored.
+    private var answered = false
 
-    /// The 405, framed, as bytes past the HTTP encoder; then the connection closes.
-    private func answerConnect(context: ChannelHandlerContext, version: HTTPVersion) {
-        let body = CommandFailure.line(ImageServer.methodNotAllowed("CONNECT"))
-        let head =
-            "HTTP/\(version.major).\(version.minor) 405 Method Not Allowed\r\n"
-            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nAllow: GET, HEAD\r\n"
-            + "Connection: close\r\n\r\n"
-        guard let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
-            context.close(promise: nil)
-            return
-        }
-        encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).whenComplete { _ in
-            context.close(promise: nil)
-        }
+    init(lines: RequestLineWatcher) {
+        self.lines = lines
+    }
+
+    private func answer(
+        _ status: HTTPResponseStatus, _ message: String, extraHeaders: String = "", context: ChannelHandlerContext
+    ) {
+        answered = true
+        RequestError.write(status, message, extraHeaders: extraHeaders, context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if answeredConnect { return }
-        if case .head(let head) = unwrapInboundIn(data), head.method == .CONNECT {
-            answeredConnect = true
-            answerConnect(context: context, version: head.version)
-            return
-        }
-        guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive else {
+        if answered { return }
+        guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
-        head.headers.replaceOrAdd(name: "Connection", value: "close")
+        if head.method == .CONNECT {
+            answer(
+                .methodNotAllowed, ImageServer.methodNotAllowed("CONNECT"), extraHeaders: "Allow: GET, HEAD\r\n",
+                context: context)
+            return
+        }
+        if let problem = RequestError.hostProblem(head) {
+            answer(.badRequest, problem, context: context)
+            return
+        }
+        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "Connection", value: "close") }
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        if answered { return }
+        let (status, message) = RequestError.answer(to: error, lines: lines)
+        answer(status, message, context: context)
     }
 }
 #endif

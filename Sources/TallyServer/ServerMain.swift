@@ -5,6 +5,7 @@ import TallyPOSIX
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 #endif
 
@@ -35,12 +36,23 @@ package enum ServerMain {
         LoggingSystem.bootstrap { label in ServerLogHandler(label: label) }
         var logger = Logger(label: "tally-server")
         logger.logLevel = Logger.Level(rawValue: options.logLevel) ?? .info
+        let (maximum, limits) = maxConnections(options)
+        let connections = ConnectionLimit(maximum: maximum, logger: logger)
+        let listenerLogger = logger
         let server = ImageServer(options: options)
         let app = Application(
             router: server.makeRouter(),
-            server: .http1ClosingWhenAsked(idleTimeout: .nanoseconds(Int64(options.timeout * 1e9))),
+            server: .http1ClosingWhenAsked(
+                idleTimeout: .nanoseconds(Int64(options.timeout * 1e9)), connections: connections),
             configuration: .init(address: .hostname(options.host, port: options.port)),
             onServerRunning: { channel in
+                // Logged once listening: a start that fails says one line, its error.
+                listenerLogger.info("\(limits)")
+                // First on the listener, to see accept errors before NIO's AcceptBackoffHandler.
+                channel.eventLoop.execute {
+                    try? channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoff(logger: listenerLogger), position: .first)
+                }
                 // The first line on stdout names the address (the port, when --port 0 picked one).
                 let port = channel.localAddress?.port ?? options.port
                 _ = writeFully(STDOUT_FILENO, Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))
@@ -58,6 +70,23 @@ package enum ServerMain {
         }
         try? await server.raster.shutdown()
         return status
+    }
+
+    /// Raises the descriptor limit to its hard limit and returns `--max-connections`, given or
+    /// derived from the limit (`ServeSettings.defaultMaxConnections`), with a line for the log.
+    static func maxConnections(_ options: ServeSettings) -> (Int, String) {
+        let limit = DescriptorLimit.raiseToHardLimit()
+        // The event loops Hummingbird runs on hold three descriptors each (epoll, an eventfd, a
+        // timerfd): started now, they are counted among those open at start.
+        _ = MultiThreadedEventLoopGroup.singleton
+        let open = DescriptorLimit.openDescriptors() ?? 3
+        let maximum =
+            options.maxConnections
+            ?? limit.map { ServeSettings.defaultMaxConnections(descriptorLimit: $0, openAtStart: open) }
+            ?? ServeSettings.maximumConnections
+        let line =
+            "descriptor limit \(limit.map(String.init) ?? "unknown"), \(open) open; at most \(maximum) connections at once"
+        return (maximum, line)
     }
 
     /// A start-up failure in a few words: NIO's errors name the system call and errno.

@@ -13,15 +13,24 @@ final class RunningServer: @unchecked Sendable {
     let port: Int
     let log: URL
 
-    /// Starts the server and waits (at most 30 s) for the line that names its port.
-    init(_ arguments: [String]) throws {
+    /// Starts the server and waits (at most 30 s) for the line that names its port; with
+    /// `descriptorLimit`, through a shell that sets `ulimit -n` first (soft and hard) and then
+    /// executes tally, so the server keeps the shell's process id.
+    init(_ arguments: [String], descriptorLimit: Int? = nil) throws {
         try startingAProcess()
         log = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = TallyProcess.executable
         // A long idle timeout: under a loaded test run, a test's task may wait its turn for
         // many seconds between two requests, and the server must not close on it meanwhile.
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--timeout", "600"] + arguments
+        let serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--timeout", "600"] + arguments
+        if let descriptorLimit {
+            process.executableURL = try #require(installedProgram("sh"))
+            process.arguments =
+                ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", TallyProcess.executable.path] + serve
+        } else {
+            process.executableURL = TallyProcess.executable
+            process.arguments = serve
+        }
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: log)
@@ -79,6 +88,16 @@ final class RunningServer: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: log)
+    }
+}
+
+extension TestClient {
+    /// A request with its Host, as every HTTP/1.1 client sends it (RFC 9112 §3.2: the server
+    /// answers 400 without one); TestClient's own `get` and `head` send none.
+    func send(
+        _ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]
+    ) async throws -> TestClient.Response {
+        try await execute(TestClient.Request(uri, method: method, authority: "127.0.0.1", headers: headers))
     }
 }
 
@@ -228,21 +247,21 @@ func freePort() throws -> Int {
         let server = try RunningServer([])
         let client = server.client()
         var requests = 0
-        let image = try await client.get("/1234.svg?theme=auto")
+        let image = try await client.send("/1234.svg?theme=auto")
         requests += 1
         #expect(image.status == .ok)
         let expected = try TallyProcess.run(["render", "1234", "--theme", "auto", "-f", "svg"])
         #expect(image.body.map { Data(buffer: $0) } == expected.stdout)
         let tag = try #require(image.headers[.eTag])
-        let again = try await client.get("/1234.svg?theme=auto", headers: [.ifNoneMatch: tag])
+        let again = try await client.send("/1234.svg?theme=auto", headers: [.ifNoneMatch: tag])
         requests += 1
         #expect(again.status == .notModified)
         #expect((again.body?.readableBytes ?? 0) == 0)
-        let head = try await client.head("/1234.svg?theme=auto")
+        let head = try await client.send("/1234.svg?theme=auto", method: .head)
         requests += 1
         #expect(head.status == .ok)
         #expect(head.headers[.contentLength] == String(expected.stdout.count))
-        let bad = try await client.get("/-1.svg")
+        let bad = try await client.send("/-1.svg")
         requests += 1
         #expect(bad.status == .badRequest)
         let message = bad.body.map { String(buffer: $0) } ?? ""
@@ -250,7 +269,7 @@ func freePort() throws -> Int {
             message
                 == "tally: error: count '-1' is negative; it must be a whole number from 0 to 9,223,372,036,854,775,807\n"
         )
-        let health = try await client.get("/healthz")
+        let health = try await client.send("/healthz")
         requests += 1
         #expect(health.status == .ok, "the server stays up after a bad request")
         try await client.shutdown()
@@ -280,10 +299,10 @@ func freePort() throws -> Int {
             let slow = Task {
                 let client = server.client()
                 defer { Task { try? await client.shutdown() } }
-                return try await client.get(slowURI)
+                return try await client.send(slowURI)
             }
             for _ in 0..<2000 {
-                let metrics = try await watcher.get("/metrics")
+                let metrics = try await watcher.send("/metrics")
                 if metrics.body.map({ String(buffer: $0) })?.contains("tally_raster_in_flight_requests 1.0") == true {
                     try await watcher.shutdown()
                     kill(server.process.processIdentifier, SIGTERM)
@@ -319,6 +338,11 @@ func freePort() throws -> Int {
         expectOneLineError(
             try TallyProcess.run(["serve", "--log-level", "loud"]), status: 64, mentioning: "--log-level 'loud'")
         expectOneLineError(try TallyProcess.run(["serve", "--timeout", "nan"]), status: 64, mentioning: "--timeout")
+        for bad in ["0", "-3", "1000001", "many", "1e3"] {
+            expectOneLineError(
+                try TallyProcess.run(["serve", "--max-connections", bad]), status: 64,
+                mentioning: "--max-connections '\(bad)'")
+        }
         // A timeout that would close every connection before its request: refused.
         for tiny in ["1e-9", "0.5"] {
             expectOneLineError(

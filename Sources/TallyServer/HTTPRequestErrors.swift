@@ -1,0 +1,227 @@
+#if Server
+import NIOCore
+import NIOHTTP1
+import TallyGeometry
+import TallyOptions
+
+/// What NIO's HTTP/1 parser (llhttp) cannot say itself: which line of a request broke a limit,
+/// what version and method the request line gave, and HTTP/1.2 to 1.9 read as 1.1.
+///
+/// The parser reports one error for a request target and for header fields over its limit
+/// (`headerOverflow`), one for every version it refuses (`invalidVersion`: llhttp refuses 1.2,
+/// NIO every major version but 1), and one for an unknown method and for garbage
+/// (`invalidMethod`). This handler sits before the parser and watches the raw lines, so the
+/// answer can be 414 or 431, 505 or 400, 501 or 400 (RFC 9110 §15.5.15, §15.6.6, §15.6.2,
+/// RFC 6585 §5).
+///
+/// A line shaped like a request line (`token SP target SP HTTP/1.d`, with d from 2 to 9) has its
+/// minor version rewritten to 1 before the parser sees it (RFC 9112 §2.3: a server treats a
+/// higher minor version as the highest it speaks). The digit is rewritten when it arrives in
+/// the same read as the end of its line, as it does from every client that writes a request
+/// at once; when a client's write splits the two, the request gets 505.
+final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// Bytes of the latest request line (the one being read, or the last one read).
+    private(set) var requestLineLength = 0
+    /// The latest request line's method and version, as given; nil until the line has them.
+    private(set) var method: String?
+    private(set) var version: String?
+
+    /// The line being read: its length, whether it is still a token (a method or a field
+    /// name), whether it is a request line (a token, then a space), its spaces, and the bytes
+    /// since its last space (at most `versionLimit`).
+    private var lineLength = 0
+    private var inFirstToken = true
+    private var isRequestLine = false
+    private var spaces = 0
+    private var firstToken: [UInt8] = []
+    private var lastWord: [UInt8] = []
+    private static let versionLimit = 16
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        let start = buffer.readerIndex
+        var rewrites: [Int] = []
+        for (offset, byte) in buffer.readableBytesView.enumerated() {
+            if byte == UInt8(ascii: "\n") {
+                if let digit = endLine(), offset - digit >= 0 { rewrites.append(start + offset - digit) }
+                continue
+            }
+            take(byte)
+        }
+        for index in rewrites { buffer.setInteger(UInt8(ascii: "1"), at: index) }
+        context.fireChannelRead(wrapInboundOut(buffer))
+    }
+
+    /// One byte of a line.
+    private func take(_ byte: UInt8) {
+        lineLength += 1
+        if inFirstToken {
+            if Self.isTokenByte(byte) {
+                if firstToken.count < 64 { firstToken.append(byte) }
+                return
+            }
+            inFirstToken = false
+            isRequestLine = byte == UInt8(ascii: " ") && !firstToken.isEmpty
+            if isRequestLine || (byte != UInt8(ascii: ":") && byte != UInt8(ascii: "\r")) {
+                // A request line, or a line that is neither a request line, a field nor the
+                // empty line: what the parser fails on next is this line.
+                method = isRequestLine ? String(decoding: firstToken, as: UTF8.self) : nil
+                version = nil
+                requestLineLength = 0
+            }
+        }
+        guard isRequestLine else { return }
+        requestLineLength = lineLength
+        if byte == UInt8(ascii: " ") {
+            spaces += 1
+            lastWord.removeAll(keepingCapacity: true)
+        } else if lastWord.count <= Self.versionLimit {
+            lastWord.append(byte)
+        }
+    }
+
+    /// The end of a line: records a request line's version, and returns how far back from the
+    /// line feed its minor version digit is when it is to be rewritten.
+    private func endLine() -> Int? {
+        defer {
+            lineLength = 0
+            inFirstToken = true
+            isRequestLine = false
+            spaces = 0
+            firstToken.removeAll(keepingCapacity: true)
+            lastWord.removeAll(keepingCapacity: true)
+        }
+        guard isRequestLine, spaces == 2 else { return nil }
+        let carriageReturn = lastWord.last == UInt8(ascii: "\r")
+        let word = carriageReturn ? lastWord.dropLast() : lastWord[...]
+        version = String(decoding: word, as: UTF8.self)
+        guard word.count == 8, word.starts(with: Array("HTTP/1.".utf8)), let digit = word.last,
+            (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(digit)
+        else { return nil }
+        version = "HTTP/1.1"
+        return carriageReturn ? 2 : 1
+    }
+
+    /// RFC 9110 §5.6.2's tchar.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+}
+
+/// The answers to requests the router never sees: the parser's rejections and bad Host fields,
+/// each with tally's one-line body.
+enum RequestError {
+    /// The parser's limit on a request target, and on a request's header section (NIO's
+    /// default, 80 KiB).
+    static let limits = NIOHTTPDecoderLimitConfiguration()
+
+    /// The status and message for a parser error, in the light of what `lines` saw.
+    static func answer(to error: HTTPParserError, lines: RequestLineWatcher) -> (HTTPResponseStatus, String) {
+        let limit = Words.grouped(UInt64(limits.maxHeaderFieldSize))
+        switch error {
+        case .headerOverflow where lines.requestLineLength > limits.maxHeaderFieldSize:
+            return (.uriTooLong, "the request target is longer than \(limit) bytes")
+        case .headerOverflow:
+            return (
+                .requestHeaderFieldsTooLarge,
+                "the request's header fields are longer than \(Words.grouped(UInt64(limits.maxHeaderListSize))) bytes"
+            )
+        case .invalidVersion:
+            guard let version = lines.version, isVersion(version) else {
+                return (.badRequest, "the request line has no valid HTTP version")
+            }
+            return (
+                .httpVersionNotSupported,
+                "\(URLText.printable(version)) is not supported; tally serve speaks HTTP/1.0 and HTTP/1.1"
+            )
+        case .invalidMethod:
+            guard let method = lines.method else { return (.badRequest, "the request line is malformed") }
+            return (
+                .notImplemented,
+                "method '\(URLText.printable(method))' is not implemented (methods are case-sensitive); tally serve answers GET and HEAD"
+            )
+        default:
+            return (.badRequest, "the request is malformed (\(URLText.printable(String(describing: error))))")
+        }
+    }
+
+    /// `HTTP/d.d`.
+    private static func isVersion(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        return bytes.count == 8 && bytes.starts(with: Array("HTTP/".utf8)) && digits.contains(bytes[5])
+            && bytes[6] == UInt8(ascii: ".") && digits.contains(bytes[7])
+    }
+
+    /// What is wrong with a request's Host fields (RFC 9112 §3.2): none in HTTP/1.1, more than
+    /// one, or one that is not `host[:port]`; nil when they are right.
+    static func hostProblem(_ head: HTTPRequestHead) -> String? {
+        let hosts = head.headers["Host"]
+        if hosts.isEmpty && head.version != .http1_0 {
+            return "the request has no Host field; HTTP/1.1 requires one"
+        }
+        if hosts.count > 1 {
+            return "the request has \(hosts.count) Host fields; exactly one is allowed"
+        }
+        if let host = hosts.first, !isHost(Substring(host)) {
+            return "Host '\(URLText.printable(String(host)))' is not a host[:port]"
+        }
+        return nil
+    }
+
+    /// RFC 3986's `host [ ":" port ]`: a name of unreserved, percent-encoded and sub-delimiter
+    /// characters, or an IP literal in brackets; empty is allowed (RFC 9110 §7.2). A reg-name's
+    /// characters are the token characters less `# ^ \` |`, plus `( ) , ; =`.
+    static func isHost(_ text: Substring) -> Bool {
+        var host = Substring(text)
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            let literal = host[host.index(after: host.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || ":.vV".contains($0) }) else { return false }
+            host = host[host.index(after: close)...]
+            return host.isEmpty || isPort(host)
+        }
+        if let colon = host.lastIndex(of: ":") {
+            guard isPort(host[colon...]) else { return false }
+            host = host[..<colon]
+        }
+        return host.utf8.allSatisfy {
+            RequestLineWatcher.isTokenByte($0) && !"#^`|".utf8.contains($0) || "();=,".utf8.contains($0)
+        }
+    }
+
+    /// `:digits`.
+    private static func isPort(_ text: Substring) -> Bool {
+        text.first == ":" && text.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// A response written below the HTTP encoder, framed (its length and its one-line body), with
+    /// the router's error headers, then the connection closes. The encoder cannot write it: it
+    /// is in the middle of no response, and after a parse error Hummingbird writes none.
+    static func write(
+        _ status: HTTPResponseStatus, _ message: String, extraHeaders: String = "", context: ChannelHandlerContext
+    ) {
+        let body = CommandFailure.line(message)
+        let head =
+            "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\(extraHeaders)"
+            + "Connection: close\r\n\r\n"
+        guard let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+            context.close(promise: nil)
+            return
+        }
+        encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}
+#endif
