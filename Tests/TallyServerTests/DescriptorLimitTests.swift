@@ -50,7 +50,7 @@ func cpuSeconds(of pid: Int32) throws -> Double {
 }
 
 /// `--max-connections` and its default (SPEC §6, the server).
-@Suite(.timeLimit(.minutes(underSanitizer ? 10 : 2))) struct MaxConnectionsTests {
+@Suite(.processTimeLimit(minutes: 2), .runsTallysThreads) struct MaxConnectionsTests {
     /// The default leaves the descriptors open at start and 32 more below the limit, and is
     /// at least 1 and at most 1,000,000.
     @Test func theDefaultLeavesRoomBelowTheDescriptorLimit() {
@@ -115,7 +115,7 @@ func cpuSeconds(of pid: Int32) throws -> Double {
 /// The sweep's descriptor exhaustion: the real server under `ulimit -n 64`, with 100 idle
 /// connections held, neither spins nor stops answering once they close.
 @Suite(
-    .serialized, .timeLimit(.minutes(underSanitizer ? 10 : 2)),
+    .serialized, .processTimeLimit(minutes: 2), .runsTallysThreads,
     .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc to read the server's CPU"),
     // NIO's event loops take three descriptors each, one loop per processor: past 12 of them, 64
     // descriptors do not start a server at all.

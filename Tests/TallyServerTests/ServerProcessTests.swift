@@ -166,7 +166,7 @@ func freePort() throws -> Int {
 
 /// Each test has a time limit: a server that stops answering fails the test, and the
 /// `RunningServer` it held is released, which kills and reaps the server.
-@Suite(.serialized, .timeLimit(.minutes(underSanitizer ? 10 : 3))) struct ServerProcessTests {
+@Suite(.serialized, .processTimeLimit(minutes: 3), .runsTallysThreads) struct ServerProcessTests {
     /// RFC 9112 §9.3: HTTP/1.0 without keep-alive, and any request with `Connection: close`, get
     /// their response with `Connection: close`, and then the server closes (long before its
     /// 600 s idle timeout). A connection that is kept stays open.
