@@ -9,7 +9,7 @@ import Testing
 
 /// SPEC §7: `GET /badge/{count}.{svg|png|pdf}` answers with `tally badge`'s bytes, cached and
 /// tagged as images are, its parameters read by the same options model.
-@Suite struct BadgeRouteTests {
+@Suite(.runsTallysThreads) struct BadgeRouteTests {
     @Test(arguments: [
         ("/badge/1234.svg?label=downloads", ["badge", "1234", "--label", "downloads"]),
         (

@@ -13,7 +13,7 @@ import Testing
 /// asked for. Tags are taken from the bytes and the cache is keyed by every setting the renderer
 /// reads, so these hold by construction; the tests below are what would catch a second copy of
 /// the renderer's rules creeping back.
-@Suite struct EntityTagTests {
+@Suite(.runsTallysThreads) struct EntityTagTests {
 
     /// Values for every render option: its default spelt out, and others.
     static let pool: [RenderOption: [String]] = [

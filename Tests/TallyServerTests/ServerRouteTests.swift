@@ -60,7 +60,7 @@ enum Pinned {
     static let svgPolicy = "default-src 'none'; style-src 'unsafe-inline'"
 }
 
-@Suite struct ServerRouteTests {
+@Suite(.runsTallysThreads) struct ServerRouteTests {
     @Test(arguments: [
         ("/1234.svg?theme=auto", ["render", "1234", "--theme", "auto", "-f", "svg"]),
         ("/137.svg", ["render", "137", "-f", "svg"]),
