@@ -154,7 +154,7 @@ import Testing
     static let seed: UInt64 = 0x5EED_CAC4E
     static var seedText: String { "seed 0x" + String(seed, radix: 16) }
 
-    @Test(.timeLimit(.minutes(underSanitizer ? 10 : 2)))
+    @Test(.processTimeLimit(minutes: 2))
     func aURLsBytesNeverDependOnWhatWasAskedBefore() async throws {
         let pairs = Self.pairs(300, seed: Self.seed)
         let noCache: (inout ServeSettings) -> Void = { $0.cacheSize = 0 }

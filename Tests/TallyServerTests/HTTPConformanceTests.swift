@@ -78,7 +78,7 @@ func expectOneLineAnswer(
 
 /// RFC 9110 and 9112's answers to requests the router never sees, over a real socket, each with
 /// tally's one-line body (SPEC §6, the server).
-@Suite(.timeLimit(.minutes(underSanitizer ? 10 : 2))) struct HTTPConformanceTests {
+@Suite(.processTimeLimit(minutes: 2)) struct HTTPConformanceTests {
     /// RFC 9112 §3.2: an HTTP/1.1 request without Host, any request with two, and one whose Host
     /// is not `host[:port]` get 400; a good Host, an empty one, and HTTP/1.0 without one, 200.
     @Test func hostFieldsAreChecked() async throws {

@@ -96,8 +96,8 @@ public let cairoIsBuiltIn: Bool = {
 public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER"] != nil
 
 extension Trait where Self == TimeLimitTrait {
-    /// The time limit of a test that starts processes: `minutes`, or five times that under a
-    /// sanitizer. A sanitized tally runs several times slower and `runProgram` already gives its
+    /// The time limit of a test that starts processes or a server: `minutes`, or five times that
+    /// under a sanitizer. A sanitized tally runs several times slower and `runProgram` already gives its
     /// processes four times as long, so an unscaled limit failed a slow run that was not a hang;
     /// a real hang still fails either way.
     public static func processTimeLimit(minutes: Int) -> Self {
