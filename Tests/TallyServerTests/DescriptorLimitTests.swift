@@ -19,7 +19,7 @@ func connectToLoopback(_ port: Int) -> Int32 {
 
 /// Whether the server closed this connection within `seconds`, without a byte.
 func closedUnanswered(_ descriptor: Int32, seconds: Int) -> Bool {
-    var timeout = timeval(tv_sec: underSanitizer ? 4 * seconds : seconds, tv_usec: 0)
+    var timeout = readTimeout(seconds: seconds)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var byte: UInt8 = 0
     let count = read(descriptor, &byte, 1)

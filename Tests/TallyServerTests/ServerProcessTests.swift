@@ -129,6 +129,12 @@ func portIsFree(_ port: Int) -> Bool {
     return withLoopbackAddress(port) { bind(descriptor, $0, $1) } == 0 && listen(descriptor, 1) == 0
 }
 
+/// A socket read timeout of `seconds`, four times as long under a sanitizer (as `runProgram`
+/// gives its children).
+func readTimeout(seconds: Int) -> timeval {
+    timeval(tv_sec: underSanitizer ? 4 * seconds : seconds, tv_usec: 0)
+}
+
 /// Sends `request` on a new loopback connection and reads until the server closes it or
 /// `seconds` pass with nothing to read (four times as many under a sanitizer, as `runProgram`
 /// gives its children: a sanitized server beside the whole suite answered HTTP/1.2 after more
@@ -136,7 +142,7 @@ func portIsFree(_ port: Int) -> Bool {
 func rawExchange(port: Int, _ request: String, seconds: Int = 10) -> (response: String, closed: Bool) {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(descriptor) }
-    var timeout = timeval(tv_sec: underSanitizer ? 4 * seconds : seconds, tv_usec: 0)
+    var timeout = readTimeout(seconds: seconds)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return ("", false) }
     guard writeFully(descriptor, Array(request.utf8)) == 0 else { return ("", false) }
