@@ -14,6 +14,8 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 
 // count → scene → bytes: one module per stage.
 //   TallyGeometry  the pure core: a count becomes a TallyScene of marks (no I/O, no formats)
+//   TallyBadge     a badge for a README line (SPEC §7): its strip, its number, its layout and
+//                  its face (DejaVu Sans outlines as data), kept out of the notation's core
 //   TallyEncoding  text encodings of a scene: the JSON scene and the structure words as JSON
 //   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
 //   TallySVG       the SVG backend, pure Swift
@@ -88,9 +90,10 @@ let package = Package(
         // The one import of the C library (Glibc or Darwin) for every module that calls it.
         .target(name: "TallyPOSIX"),
         .target(name: "TallyGeometry"),
+        .target(name: "TallyBadge", dependencies: ["TallyGeometry"]),
         .target(name: "TallyEncoding", dependencies: ["TallyGeometry"]),
-        .target(name: "TallyStyle", dependencies: ["TallyGeometry"]),
-        .target(name: "TallySVG", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle"]),
+        .target(name: "TallyStyle", dependencies: ["TallyGeometry", "TallyBadge"]),
+        .target(name: "TallySVG", dependencies: ["TallyGeometry", "TallyBadge", "TallyEncoding", "TallyStyle"]),
         // Cairo's headers from the system (`make` installs libcairo2-dev or brew's cairo when
         // missing). Not linked: TallyCairo loads libcairo on the first PNG or PDF, so every
         // other command starts without mapping Cairo's libraries (CairoLibrary.swift).
@@ -109,23 +112,25 @@ let package = Package(
             dependencies: [
                 .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
                 .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
-                "TallyGeometry", "TallyStyle", "TallyPOSIX",
+                "TallyGeometry", "TallyBadge", "TallyStyle", "TallyPOSIX",
             ], swiftSettings: cairoCondition),
         // The terminal preview (`-f term`): a scene in braille cells, pure Swift.
         .target(name: "TallyTerminal", dependencies: ["TallyGeometry", "TallyStyle"]),
         .target(
             name: "TallyRender",
-            dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo", "TallyTerminal"],
+            dependencies: [
+                "TallyGeometry", "TallyBadge", "TallyEncoding", "TallyStyle", "TallySVG", "TallyCairo", "TallyTerminal",
+            ],
             swiftSettings: cairoCondition),
         .target(
             name: "TallyOptions",
-            dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
+            dependencies: ["TallyGeometry", "TallyBadge", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
         .target(name: "TallyDocs"),
         .target(
             name: "TallyCommands",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX", "TallyOptions",
-                "TallyTerminal", "TallyDocs",
+                "TallyGeometry", "TallyBadge", "TallyEncoding", "TallyStyle", "TallySVG", "TallyRender", "TallyPOSIX",
+                "TallyOptions", "TallyTerminal", "TallyDocs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,7 +148,7 @@ let package = Package(
         .target(
             name: "TallyServer",
             dependencies: [
-                "TallyGeometry", "TallyEncoding", "TallySVG", "TallyRender", "TallyOptions", "TallyPOSIX",
+                "TallyGeometry", "TallyBadge", "TallyEncoding", "TallySVG", "TallyRender", "TallyOptions", "TallyPOSIX",
                 serverProduct("Hummingbird", "hummingbird"),
                 serverProduct("HummingbirdCore", "hummingbird"),
                 serverProduct("NIOCore", "swift-nio"),
@@ -174,10 +179,12 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "tally-docs",
-                    description: "Keep the tally pictures in README.md, docs/ and .docc catalogues up to date (--check for CI)."
+                    description:
+                        "Keep the tally pictures in README.md, docs/ and .docc catalogues up to date (--check for CI)."
                 ),
                 permissions: [
-                    .writeToPackageDirectory(reason: "tally docs writes the images and references of the documents' tally regions")
+                    .writeToPackageDirectory(
+                        reason: "tally docs writes the images and references of the documents' tally regions")
                 ]),
             dependencies: ["TallyTool"]),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
@@ -185,6 +192,13 @@ let package = Package(
             name: "TallyDocsTests",
             dependencies: [
                 "TallyDocs",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "TallyBadgeTests",
+            dependencies: [
+                "TallyBadge", "TallyGeometry",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -200,7 +214,7 @@ let package = Package(
         .testTarget(
             name: "TallySVGTests",
             dependencies: [
-                "TallyGeometry", "TallyStyle", "TallySVG", "TallyRender", "TallyTestSupport", "TallyTool",
+                "TallyGeometry", "TallyBadge", "TallyStyle", "TallySVG", "TallyRender", "TallyTestSupport", "TallyTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -209,6 +223,7 @@ let package = Package(
             dependencies: [
                 .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
                 .target(name: "CZlib", condition: .when(traits: ["Cairo"])), "TallyCairo", "TallyGeometry",
+                "TallyBadge",
                 "TallyStyle",
                 "TallyRender", "TallyTestSupport", "TallyTool",
             ],
@@ -217,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "TallySnapshotTests",
             dependencies: [
-                "TallyGeometry", "TallyStyle", "TallyRender", "TallySnapshotTesting", "TallyCairo",
+                "TallyGeometry", "TallyBadge", "TallyStyle", "TallyRender", "TallySnapshotTesting", "TallyCairo",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             swiftSettings: cairoCondition
@@ -225,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "TallyCommandTests",
             dependencies: [
-                "TallyTool", "Tally", "TallyGeometry", "TallyEncoding", "TallyCairo", "TallyOptions", "TallyRender",
+                "TallyTool", "Tally", "TallyGeometry", "TallyBadge", "TallyEncoding", "TallyCairo", "TallyOptions",
+                "TallyRender",
                 "TallyTestSupport",
             ],
             swiftSettings: cairoCondition
@@ -233,7 +249,8 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyOptions", "TallyTestSupport",
+                "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyBadge", "TallyOptions",
+                "TallyTestSupport",
                 "TallyPOSIX",
                 serverProduct("HummingbirdTesting", "hummingbird"),
             ],

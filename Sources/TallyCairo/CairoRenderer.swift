@@ -1,5 +1,6 @@
 #if Cairo
 import CCairo
+import TallyBadge
 import TallyGeometry
 import TallyPOSIX
 import TallyStyle

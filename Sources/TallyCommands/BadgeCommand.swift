@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyBadge
 import TallyGeometry
 import TallyOptions
 import TallyPOSIX

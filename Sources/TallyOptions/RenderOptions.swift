@@ -1,4 +1,5 @@
 import TallyEncoding
+import TallyBadge
 import TallyGeometry
 import TallyPOSIX
 import TallyRender

@@ -1,3 +1,4 @@
+import TallyBadge
 import TallyGeometry
 import TallySVG
 import TallyStyle

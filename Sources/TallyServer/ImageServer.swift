@@ -5,6 +5,7 @@ import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
+import TallyBadge
 import TallyGeometry
 import TallyOptions
 import TallyRender

@@ -1,3 +1,4 @@
+import TallyBadge
 import TallyGeometry
 
 /// SPEC §3: the colour tokens of the design system, light and dark. The boxes' c3 is darker

@@ -1,4 +1,5 @@
 import Foundation
+import TallyBadge
 import TallyGeometry
 import TallyRender
 import TallyStyle

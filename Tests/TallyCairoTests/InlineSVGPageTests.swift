@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TallyCairo
+import TallyBadge
 import TallyGeometry
 import TallyRender
 import TallyStyle

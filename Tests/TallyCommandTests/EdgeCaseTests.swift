@@ -1,5 +1,6 @@
 import Foundation
 import TallyCommands
+import TallyBadge
 import TallyGeometry
 import TallyOptions
 import TallyRender

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import TallyBadge
 import TallyGeometry
 import TallyRender
 import TallyStyle

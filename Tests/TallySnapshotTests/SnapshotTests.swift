@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import SnapshotTesting
+import TallyBadge
 import TallyGeometry
 import TallyRender
 import TallySnapshotTesting

@@ -1,3 +1,5 @@
+import TallyGeometry
+
 /// The face a badge's text is set in (SPEC §7): DejaVu Sans, a humanist sans of Verdana's family
 /// (the face of the shields.io badges a tally badge sits beside), for printable ASCII, Latin-1
 /// and the superscript digits of the short form's power of ten ("9.22×10¹⁸"). Its outlines, advances and kerning are data (`BadgeFontData.swift`, written by

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 
+@testable import TallyBadge
 @testable import TallyGeometry
 
 /// SPEC §7's geometry, asserted on the badge's shapes and marks rather than only snapshotted.

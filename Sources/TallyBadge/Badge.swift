@@ -1,3 +1,5 @@
+import TallyGeometry
+
 /// A badge for a README line (SPEC §7): a label plate and a value plate in the geometry of a
 /// shields.io "flat" badge, the value plate holding a strip of the count's marks and its
 /// number. Everything is geometry here, text included (`BadgeFont`), in pixels at scale 1;

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TallyBadge
 @testable import TallyGeometry
 
 /// The badge face's outlines (SPEC §7 "Text as geometry") are read from its data where a glyph
