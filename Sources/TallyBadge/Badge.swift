@@ -85,7 +85,7 @@ package struct Badge: Hashable, Sendable {
         self.count = count
         self.goal = goal
         self.label = label
-        value = Self.valueText(count, goal: goal)
+        value = BadgeNumber.text(count, goal: goal)
         height = P.height
 
         var x = 0.0
@@ -147,22 +147,6 @@ package struct Badge: Hashable, Sendable {
             }
         }
         if let missing = BadgeFont.firstMissing(in: label) { throw .missingCharacter(missing) }
-    }
-
-    /// The largest share a badge writes in full (SPEC §7); a larger one is written `>999%`.
-    package static let largestShareWritten = 999
-
-    /// "1,234" in full up to `fullNumberCharacters`, else the caption's short form ("12.3M",
-    /// cut, never rounded up); with a goal, the share ("62%"), and over 999% `>999%`: a count of
-    /// Int64.max toward a goal of 1 would otherwise write 22 characters, wider than the count's
-    /// own badge. The exact share stays in the title.
-    static func valueText(_ count: TallyCount, goal: TallyCount?) -> String {
-        if let goal {
-            let digits = Words.percentDigits(count, of: goal)
-            if digits.count > String(largestShareWritten).count { return ">\(largestShareWritten)%" }
-            return Words.percent(count, of: goal)
-        }
-        return Words.number(count.value, within: BadgeProportions.fullNumberCharacters)
     }
 
     /// A rectangle with its left and right corners rounded by these radii (quadratic corners).
