@@ -148,29 +148,33 @@ package enum BadgeFont {
     }
 
     /// The advance of a text at a size in pixels: the sum of its glyphs' advances and the kerning
-    /// between them. Characters the face lacks count as nothing (callers check first).
-    package static func width(of text: String, size: Double) -> Double {
+    /// between them, and `tracking` pixels between each two characters (letter spacing).
+    /// Characters the face lacks count as nothing (callers check first).
+    package static func width(of text: String, size: Double, tracking: Double = 0) -> Double {
         var units = 0.0
         var previous: Unicode.Scalar?
+        var characters = 0
         for scalar in text.unicodeScalars {
             guard let glyph = glyphs[scalar] else { continue }
             if let previous { units += kern(previous, scalar) }
             units += glyph.advance
             previous = scalar
+            characters += 1
         }
-        return units * size / dataUnitsPerEm
+        return units * size / dataUnitsPerEm + tracking * Double(max(0, characters - 1))
     }
 
     /// The outlines of a text set at a size in pixels, its baseline's left end at `origin`, y
-    /// down: closed contours to fill with the nonzero rule.
-    package static func outlines(of text: String, size: Double, origin: Point) -> [[Segment]] {
+    /// down, with `tracking` pixels between each two characters: closed contours to fill with
+    /// the nonzero rule.
+    package static func outlines(of text: String, size: Double, origin: Point, tracking: Double = 0) -> [[Segment]] {
         let scale = size / dataUnitsPerEm
         var contours: [[Segment]] = []
         var pen = 0.0
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
             guard let glyph = glyphs[scalar] else { continue }
-            if let previous { pen += kern(previous, scalar) }
+            if let previous { pen += kern(previous, scalar) + tracking / scale }
             func placed(_ point: Point) -> Point {
                 Point(origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
             }
