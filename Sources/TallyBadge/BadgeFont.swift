@@ -11,6 +11,14 @@ import TallyGeometry
 /// geometric pen, lighter and wider than the Verdana of the shields badges beside it, with no
 /// kerning and no Latin-1; DejaVu Sans has Verdana's shapes, stems and colour.
 package enum BadgeFont {
+    /// The weight a text is set in: shields' for-the-badge style sets its message (a badge's
+    /// value) in bold (SPEC §7). The bold face holds only what a value can write: digits, the
+    /// grouping comma, the decimal point, `%`, `<`, `>`, the scales' letters and the raised power
+    /// of ten.
+    package enum Face: Sendable {
+        case regular, bold
+    }
+
     /// One character's outline and advance, in font units (y up, as fonts have it).
     struct Glyph: Sendable {
         let advance: Double
@@ -134,7 +142,7 @@ package enum BadgeFont {
     }
 
     /// The first character of a text that the face does not have, or nil.
-    package static func firstMissing(in text: String) -> Unicode.Scalar? {
+    package static func firstMissing(in text: String, face: Face = .regular) -> Unicode.Scalar? {
         text.unicodeScalars.first { glyphs[$0] == nil }
     }
 
@@ -149,8 +157,9 @@ package enum BadgeFont {
 
     /// The advance of a text at a size in pixels: the sum of its glyphs' advances and the kerning
     /// between them, and `tracking` pixels between each two characters (letter spacing).
-    /// Characters the face lacks count as nothing (callers check first).
-    package static func width(of text: String, size: Double, tracking: Double = 0) -> Double {
+    /// Characters the face lacks count as nothing (callers check first). `face` is the weight
+    /// (for now the bold sets the regular data: its subset is being extracted).
+    package static func width(of text: String, size: Double, tracking: Double = 0, face: Face = .regular) -> Double {
         var units = 0.0
         var previous: Unicode.Scalar?
         var characters = 0
@@ -167,7 +176,9 @@ package enum BadgeFont {
     /// The outlines of a text set at a size in pixels, its baseline's left end at `origin`, y
     /// down, with `tracking` pixels between each two characters: closed contours to fill with
     /// the nonzero rule.
-    package static func outlines(of text: String, size: Double, origin: Point, tracking: Double = 0) -> [[Segment]] {
+    package static func outlines(
+        of text: String, size: Double, origin: Point, tracking: Double = 0, face: Face = .regular
+    ) -> [[Segment]] {
         let scale = size / dataUnitsPerEm
         var contours: [[Segment]] = []
         var pen = 0.0
