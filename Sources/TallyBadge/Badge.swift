@@ -1,7 +1,7 @@
 import TallyGeometry
 
 /// A badge for a README line (SPEC §7): a label plate and a value plate in the geometry of a
-/// shields.io "flat" badge, the value plate holding a strip of the count's marks and its
+/// shields.io badge of one of its styles (`BadgeStyle`: flat, flat-square, for-the-badge), the value plate holding a strip of the count's marks and its
 /// number. Everything is geometry here, text included (`BadgeFont`), in pixels at scale 1;
 /// backends fill the shapes and stroke the marks they are given, with butt caps and mitred
 /// joins: every pen is one pixel on pixel centres and every end on a pixel edge, so the strip
@@ -26,6 +26,10 @@ package struct Badge: Hashable, Sendable {
         case labelPlate
         /// The paper plate that holds the marks and the number.
         case valuePlate
+        /// The label's glyphs again, 1 px lower, drawn under them (the flat style's shadow).
+        case labelShadow
+        /// The number's glyphs again, 1 px lower, drawn under them (the flat style's shadow).
+        case valueShadow
         /// The label's glyphs.
         case labelText
         /// The number's glyphs.
@@ -57,8 +61,10 @@ package struct Badge: Hashable, Sendable {
     package let count: TallyCount
     /// The goal, if any.
     package let goal: TallyCount?
-    /// The label, if any.
+    /// The label, if any, as given (the title's); for-the-badge draws it in capitals.
     package let label: String?
+    /// shields.io's style the badge is drawn in.
+    package let style: BadgeStyle
     /// The text on the value plate: the number ("1,234", "1.23M"), or with a goal the share ("62%").
     package let value: String
     /// The size in pixels at scale 1.
@@ -77,40 +83,53 @@ package struct Badge: Hashable, Sendable {
         return "\(label): \(amount)"
     }
 
-    /// Lays out the badge of a count.
+    /// Lays out the badge of a count in a style (flat, the default, is the geometry of
+    /// `BadgeProportions`; the others are `BadgeStyle.metrics`).
     /// - Throws: `Problem` for a label the badge cannot write.
-    package init(count: TallyCount, goal: TallyCount? = nil, label: String? = nil) throws(Problem) {
+    package init(
+        count: TallyCount, goal: TallyCount? = nil, label: String? = nil, style: BadgeStyle = .flat
+    ) throws(Problem) {
         typealias P = BadgeProportions
         if let label { try Self.check(label) }
+        let m = style.metrics
         self.count = count
         self.goal = goal
         self.label = label
+        self.style = style
         value = BadgeNumber.text(count, goal: goal)
-        height = P.height
+        height = m.height
+
+        let labelText = label.map { m.upperCase ? Self.capitals($0, face: .regular) : $0 }
+        let valueFace: BadgeFont.Face = m.boldValue ? .bold : .regular
+        let valueText = m.upperCase ? Self.capitals(value, face: valueFace) : value
 
         var x = 0.0
-        let labelWidth = label.map { (2 * P.platePadding + BadgeFont.width(of: $0, size: P.fontSize)).rounded(.up) }
-        let labelText = label.map {
-            Shape(
-                role: .labelText,
-                contours: BadgeFont.outlines(of: $0, size: P.fontSize, origin: Point(P.platePadding, P.baseline)))
+        let labelWidth = labelText.map {
+            (2 * m.padding + BadgeFont.width(of: $0, size: m.fontSize, tracking: m.tracking)).rounded(.up)
+        }
+        let labelContours = labelText.map {
+            BadgeFont.outlines(
+                of: $0, size: m.fontSize, origin: Point(m.padding, m.baseline), tracking: m.tracking)
         }
         if let labelWidth { x = labelWidth }
         let valueStart = x
-        x += P.platePadding
+        x += m.padding
         let strip = BadgeStrip(count: count, goal: goal, left: x)
-        marks = strip.marks
+        // The strip is laid out on flat's icon box; a taller style moves it down whole pixels,
+        // so its pens stay on pixel centres.
+        marks = Self.moved(strip.marks, down: m.iconTop - P.iconTop)
         if strip.width > 0 { x += strip.width + P.stripGap }
-        let valueTextWidth = BadgeFont.width(of: value, size: P.fontSize)
-        let valueText = Shape(
-            role: .valueText, contours: BadgeFont.outlines(of: value, size: P.fontSize, origin: Point(x, P.baseline)))
-        x = (x + valueTextWidth + P.platePadding).rounded(.up)
+        let valueTextWidth = BadgeFont.width(of: valueText, size: m.fontSize, tracking: m.tracking, face: valueFace)
+        let valueContours = BadgeFont.outlines(
+            of: valueText, size: m.fontSize, origin: Point(x, m.baseline), tracking: m.tracking, face: valueFace)
+        x = (x + valueTextWidth + m.padding).rounded(.up)
         width = x
 
         // Plates: the label's rounded on the left, the value's on the right (both sides where
         // there is no label); the value plate inside a frame of the label plate's colour.
-        let r = P.cornerRadius
+        let r = m.cornerRadius
         let f = P.frameWidth
+        let inner = max(0, r - f)
         let hasLabel = labelWidth != nil
         var plates: [Shape] = []
         if let labelWidth {
@@ -129,9 +148,55 @@ package struct Badge: Hashable, Sendable {
                 contours: [
                     Self.plate(
                         valueStart + (hasLabel ? 0 : f), f, width - valueStart - (hasLabel ? f : 2 * f), height - 2 * f,
-                        left: hasLabel ? 0 : r - f, right: r - f)
+                        left: hasLabel ? 0 : inner, right: inner)
                 ]))
-        shapes = plates + (labelText.map { [$0] } ?? []) + [valueText]
+        var texts: [Shape] = []
+        if m.shadow {
+            // shields' flat draws each text twice, the first 1 px lower in a shadow's colour.
+            if let labelContours {
+                texts.append(
+                    Shape(role: .labelShadow, contours: Self.moved(labelContours, down: BadgeMetrics.shadowOffset)))
+            }
+            texts.append(
+                Shape(role: .valueShadow, contours: Self.moved(valueContours, down: BadgeMetrics.shadowOffset)))
+        }
+        if let labelContours { texts.append(Shape(role: .labelText, contours: labelContours)) }
+        texts.append(Shape(role: .valueText, contours: valueContours))
+        shapes = plates + texts
+    }
+
+    /// Text in capitals, as for-the-badge writes it: each character upper-cased where the face
+    /// has its capital (`ß` is `SS`), else kept (`µ`, whose capital is Greek), so a label the
+    /// face can write stays one it can write.
+    static func capitals(_ text: String, face: BadgeFont.Face) -> String {
+        var out = ""
+        for character in text {
+            let upper = character.uppercased()
+            out += BadgeFont.firstMissing(in: upper, face: face) == nil ? upper : String(character)
+        }
+        return out
+    }
+
+    /// Contours moved down by `dy` pixels.
+    static func moved(_ contours: [[Segment]], down dy: Double) -> [[Segment]] {
+        guard dy != 0 else { return contours }
+        return contours.map { $0.map { moved($0, down: dy) } }
+    }
+
+    /// Marks moved down by `dy` pixels.
+    static func moved(_ marks: [Mark], down dy: Double) -> [Mark] {
+        guard dy != 0 else { return marks }
+        return marks.map { mark in
+            var mark = mark
+            mark.segments = mark.segments.map { moved($0, down: dy) }
+            return mark
+        }
+    }
+
+    private static func moved(_ segment: Segment, down dy: Double) -> Segment {
+        Segment(
+            Point(segment.start.x, segment.start.y + dy), Point(segment.end.x, segment.end.y + dy),
+            control: segment.control.map { Point($0.x, $0.y + dy) })
     }
 
     /// Refuses what a badge cannot write: too long, control and format characters, characters

@@ -51,6 +51,8 @@ package struct CairoSheet: Sendable {
     package var labels: [Mark]
     /// A badge drawn on the sheet (SPEC §7), its pixels at scale 1 multiplied by `scale`.
     package var badge: Badge?
+    /// The colours given to the badge's plates (`--color`, `--label-color`).
+    package var badgePlates = BadgePlates()
     package var scale = 1.0
 
     package init(width: Double, height: Double, items: [Item], labels: [Mark] = []) {
@@ -60,11 +62,13 @@ package struct CairoSheet: Sendable {
         self.labels = labels
     }
 
-    /// A sheet that is one badge, `scale` pixels a badge pixel (2 for @2x).
-    package init(badge: Badge, scale: Double) {
+    /// A sheet that is one badge, `scale` pixels a badge pixel (2 for @2x), its plates in
+    /// the colours given (`plates`; none: the theme's).
+    package init(badge: Badge, scale: Double, plates: BadgePlates = BadgePlates()) {
         self.init(
             width: (badge.width * scale).rounded(.up), height: (badge.height * scale).rounded(.up), items: [])
         self.badge = badge
+        self.badgePlates = plates
         self.scale = scale
     }
 
@@ -202,7 +206,8 @@ package enum CairoRenderer {
             cairo.paint(context)
         }
         if let badge = sheet.badge {
-            drawBadge(badge, scale: sheet.scale, appearance: appearance, context: context, cairo)
+            drawBadge(
+                badge, scale: sheet.scale, plates: sheet.badgePlates, appearance: appearance, context: context, cairo)
         }
         cairo.setLineCap(context, CAIRO_LINE_CAP_ROUND)
         cairo.setLineJoin(context, CAIRO_LINE_JOIN_ROUND)
@@ -220,15 +225,16 @@ package enum CairoRenderer {
     }
 
     /// A badge: its plates and text filled (nonzero), then its strip's marks with butt caps and
-    /// mitred joins, as the SVG draws them.
+    /// mitred joins, as the SVG draws them, in the colours of `plates` where given.
     private static func drawBadge(
-        _ badge: Badge, scale: Double, appearance: Appearance, context: OpaquePointer?, _ cairo: CairoLibrary
+        _ badge: Badge, scale: Double, plates: BadgePlates, appearance: Appearance, context: OpaquePointer?,
+        _ cairo: CairoLibrary
     ) {
         let dark = appearance.theme == .dark
         cairo.save(context)
         cairo.scale(context, scale, scale)
         for shape in badge.shapes {
-            setColor(context, appearance.badgeColor(shape.role, dark: dark), cairo)
+            setColor(context, appearance.badgeColor(shape.role, dark: dark, plates: plates), cairo)
             for contour in shape.contours {
                 guard let first = contour.first else { continue }
                 cairo.moveTo(context, first.start.x, first.start.y)
@@ -239,7 +245,9 @@ package enum CairoRenderer {
         }
         cairo.setLineCap(context, CAIRO_LINE_CAP_BUTT)
         cairo.setLineJoin(context, CAIRO_LINE_JOIN_MITER)
-        drawMarks(badge.marks, palette: appearance.palette(dark: dark), context: context, cairo)
+        drawMarks(
+            appearance.badgeMarks(badge.marks, plates: plates),
+            palette: appearance.badgeMarkPalette(dark: dark, plates: plates), context: context, cairo)
         cairo.restore(context)
     }
 

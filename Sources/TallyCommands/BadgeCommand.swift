@@ -21,15 +21,17 @@ struct BadgeCommand: ParsableCommand {
         commandName: "badge",
         abstract: "Draw a count as a 20 px badge for a README line: SVG, PNG or PDF.",
         discussion: """
-            shields.io's geometry (20 px tall, 3 px corners, 11 px text on one baseline): a grey \
-            label plate, and a value plate with the count's marks and its number. Text is drawn \
-            as paths from DejaVu Sans, so the badge looks the same in every viewer, with no fonts \
+            shields.io's geometry (flat: 20 px tall, 3 px corners, 11 px text on one baseline): a \
+            grey label plate, and a value plate with the count's marks and its number. shields' \
+            words work with their meaning: --color, --label-color and --style. Text is drawn as \
+            paths from DejaVu Sans, so the badge looks the same in every viewer, with no fonts \
             installed.
 
             Examples:
               tally badge 1234 --label downloads -o downloads.svg
               tally badge 6200 --of 10000 --label funded -o funded.svg
               tally badge 1234 --label downloads --scale 2 -o downloads@2x.png
+              tally badge 5 --label tests --color brightgreen --style flat-square -o tests.svg
             """)
 
     /// The count to draw.
@@ -64,6 +66,24 @@ struct BadgeCommand: ParsableCommand {
             valueName: RenderOption.of.valueName))
     var of: String?
 
+    /// shields.io's style.
+    @Option(
+        name: .customLong(RenderOption.badgeStyle.name), parsing: .unconditional,
+        help: .init(RenderOption.badgeStyle, for: .badge))
+    var style: String?
+
+    /// The value plate's colour.
+    @Option(
+        name: .customLong(RenderOption.color.name), parsing: .unconditional,
+        help: .init(RenderOption.color, for: .badge))
+    var color: String?
+
+    /// The label plate's colour.
+    @Option(
+        name: .customLong(RenderOption.labelColor.name), parsing: .unconditional,
+        help: .init(RenderOption.labelColor, for: .badge))
+    var labelColor: String?
+
     @OptionGroup var look: LookOptions<BadgeCommand>
 
     /// The value given for one of `RenderOption.badgeOptions`; nil for the rest, which the
@@ -78,6 +98,9 @@ struct BadgeCommand: ParsableCommand {
         case .c2: look.c2
         case .c3: look.c3
         case .accent: look.accent
+        case .badgeStyle: style
+        case .color: color
+        case .labelColor: labelColor
         default: nil
         }
     }

@@ -145,6 +145,8 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
         case .label: label
         case .caption: caption.map { $0 ? "true" : "false" }
         case .of: of
+        // A badge's own (SPEC §7): `BadgeCommand` declares them; a tally's commands have none.
+        case .badgeStyle, .color, .labelColor: nil
         }
     }
 }

@@ -1,11 +1,16 @@
+import TallyBadge
 import TallyGeometry
 import TallyPOSIX
 import TallyRender
 import TallyStyle
 
 /// The render options (SPEC §6), each declared once: its name (`size` is `--size` and `?size=`),
-/// the placeholder of its value, its help (which states its default once), whether a badge
-/// takes it, and how its text is read, checked and entered into the settings.
+/// the placeholder of its value, its help (which states its default once), whether a tally and
+/// a badge take it, and how its text is read, checked and entered into the settings.
+///
+/// A badge's own options speak shields.io's vocabulary (SPEC §7): `--color`, `--label-color`
+/// (`?labelColor=`, `queryName`) and a badge's `--style`, a case of its own (`badgeStyle`)
+/// whose name is `style` as the tally's is, each command and route taking the one it lists.
 ///
 /// `--help`, the man page, the server's query and index page, `PlainRender` and the options
 /// model all read this enum; its order is the order values are checked in, so the first problem
@@ -21,6 +26,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     case padding
     case theme
     case style
+    case badgeStyle = "badge-style"
     case seed
     case fit
     case frame
@@ -30,6 +36,8 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     case c2
     case c3
     case accent
+    case color
+    case labelColor = "label-color"
     case animate
     case animateFrom = "animate-from"
     case label
@@ -45,6 +53,9 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         package let help: String
         /// Whether `tally badge` and `/badge/` take it (SPEC §7).
         package let badge: Bool
+        /// Whether `tally render`, `batch`, `gallery` and `/{count}.{format}` take it: all but
+        /// a badge's own (its plates' colours and its style).
+        package let render: Bool
         /// Reads the value as given into the settings being built, or throws the one-line
         /// message naming the option and quoting the value.
         let read: (_ text: String, _ draft: inout RenderOptions.Draft) throws(CommandFailure) -> Void
@@ -64,6 +75,13 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
                 return try RGBA(parsing: text)
             } catch {
                 throw .usage(RenderOptions.colorError(option, text))
+            }
+        }
+        func plate(_ text: String) throws(CommandFailure) -> RGBA {
+            do {
+                return try ShieldsColors.color(text)
+            } catch {
+                throw .usage(RenderOptions.plateColorError(option, text, error))
             }
         }
         func background(_ text: String) throws(CommandFailure) -> Background {
@@ -117,6 +135,12 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             ) { text, draft throws(CommandFailure) in
                 draft.settings.style = try Values.choice(text, option: flag, noun: "a style")
             }
+        case .badgeStyle:
+            return Declaration(
+                valueName: "style", badge: true, render: false,
+                help:
+                    "shields.io's style: flat (the default: 20 px, rounded corners, each text over a 1 px shadow), flat-square (20 px, square corners, no shadow) or for-the-badge (28 px, square, letter-spaced capitals, the number in bold)."
+            ) { text, draft throws(CommandFailure) in draft.badgeStyle = try RenderOptions.badgeStyle(text) }
         case .seed:
             return Declaration(
                 valueName: "n", badge: false,
@@ -171,6 +195,18 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
                 valueName: "color", badge: true,
                 help: "The colour of the slash, the fifth mark of a gate."
             ) { text, draft throws(CommandFailure) in draft.overrides[.accent] = try color(text) }
+        case .color:
+            return Declaration(
+                valueName: "color", badge: true, render: false,
+                help:
+                    "The value plate's colour, as shields.io takes it: brightgreen, green, yellowgreen, yellow, orange, red, blue, lightgrey, grey (or gray), success, important, critical, informational, inactive; hex with or without # (4c1, #4c1, ff8800); or a CSS colour name. The same in both themes. Default: the theme's paper. Its text is white, or black where white would be under 4.5:1, and marks under 3:1 on it take the text's colour."
+            ) { text, draft throws(CommandFailure) in draft.plates.value = try plate(text) }
+        case .labelColor:
+            return Declaration(
+                valueName: "color", badge: true, render: false,
+                help:
+                    "The label plate's colour, in --color's words (in a URL, labelColor). Default: grey, #555555 (#4A4A4F in the dark theme). Its text is white, or black where white would be under 4.5:1."
+            ) { text, draft throws(CommandFailure) in draft.plates.label = try plate(text) }
         case .animate:
             return Declaration(
                 valueName: "", badge: false,
@@ -223,6 +259,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     /// refuses motion and labels every tile in place of a caption, so it lists neither. The
     /// general `help` (also the server's index page) is the rest's.
     package func help(for audience: Audience) -> String? {
+        if audience != .badge && !declaration.render { return nil }
         switch (audience, self) {
         case (.render, .theme):
             return help
@@ -262,8 +299,12 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// The name without dashes: `size`, `animate-from`.
-    package var name: String { rawValue }
+    /// The name without dashes on the command line: `size`, `animate-from`; a badge's style is
+    /// `style`, as a tally's is.
+    package var name: String { self == .badgeStyle ? "style" : rawValue }
+    /// The name as a query parameter: the command line's, but `labelColor`, shields.io's own
+    /// spelling, for `--label-color`.
+    package var queryName: String { self == .labelColor ? "labelColor" : name }
     /// The placeholder in help; empty for a switch.
     package var valueName: String { declaration.valueName }
     /// The help text.
@@ -273,22 +314,29 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     /// The option as messages name it: `--size`.
     package var flag: String { "--" + name }
 
-    /// Every render option, in the order they are checked.
-    package static var all: [RenderOption] { allCases }
+    /// Every option of a tally (`render`, `batch`, `gallery`, `/{count}.{format}`), in the
+    /// order they are checked; `allCases` adds a badge's own.
+    package static let all: [RenderOption] = allCases.filter { $0.declaration.render }
 
     /// The options a badge takes (SPEC §7): its label and goal, the theme and the mark colours,
-    /// and the scale. Size, fit and the rest are the badge's own (20 px, shields.io's geometry).
+    /// the scale, and shields.io's colours of its plates and style. Size, fit and the rest are
+    /// the badge's own (shields.io's geometry).
     package static let badgeOptions: [RenderOption] = allCases.filter { $0.declaration.badge }
 
-    /// The option of this name, or nil.
-    package static func named(_ name: String) -> RenderOption? { RenderOption(rawValue: name) }
+    /// The tally's option of this name (`style` is the tally's style), or nil.
+    package static func named(_ name: String) -> RenderOption? { named(name, among: all) }
+
+    /// The option of this command-line name among `options` (a badge's `style` is its own).
+    package static func named(_ name: String, among options: [RenderOption]) -> RenderOption? {
+        options.first { $0.name == name }
+    }
 }
 
 extension RenderOption.Declaration {
     init(
-        valueName: String, badge: Bool, help: String,
+        valueName: String, badge: Bool, render: Bool = true, help: String,
         read: @escaping (String, inout RenderOptions.Draft) throws(CommandFailure) -> Void
     ) {
-        (self.valueName, self.badge, self.help, self.read) = (valueName, badge, help, read)
+        (self.valueName, self.badge, self.render, self.help, self.read) = (valueName, badge, render, help, read)
     }
 }

@@ -1,5 +1,5 @@
-import TallyEncoding
 import TallyBadge
+import TallyEncoding
 import TallyGeometry
 import TallyPOSIX
 import TallyRender
@@ -31,6 +31,9 @@ package struct RenderOptions: Sendable {
         var theme: Theme?
         var background: Background?
         var overrides: [ColorToken: RGBA] = [:]
+        /// A badge's style and plate colours (SPEC §7).
+        var badgeStyle = BadgeStyle.flat
+        var plates = BadgePlates()
     }
 
     /// The goal given with `--of`, checked (with a `--frame` given beside it).
@@ -118,6 +121,30 @@ package struct RenderOptions: Sendable {
         default:
             throw .usage(
                 "\(option.flag) '\(Values.printable(text))' is not true or false; give true, false or no value")
+        }
+    }
+
+    /// A badge's style (`--style`, SPEC §7), with the closest name where the text is near one.
+    static func badgeStyle(_ text: String) throws(CommandFailure) -> BadgeStyle {
+        if let style = BadgeStyle(rawValue: text) { return style }
+        let names = BadgeStyle.allCases.map(\.rawValue)
+        throw .usage(
+            "\(RenderOption.badgeStyle.flag) '\(Values.printable(text))' is not a badge style; \(Values.suggestion(for: text, among: names))use \(Values.list(names))"
+        )
+    }
+
+    /// The message for a plate's colour (`--color`, `--label-color`) that is not one, with the
+    /// closest of shields.io's names where the text is near one.
+    static func plateColorError(_ option: RenderOption, _ text: String, _ problem: ShieldsColors.Problem) -> String {
+        let shown = "\(option.flag) '\(Values.printable(text))'"
+        let words =
+            "a shields.io colour name (\(Values.list(ShieldsColors.names))), hex with or without # (4c1, #4c1, ff8800) or a CSS colour name"
+        switch problem {
+        case .notOpaque:
+            return "\(shown) is not opaque; a plate's colour is \(words)"
+        case .notAColor:
+            let guess = Values.suggestion(for: text.lowercased(), among: ShieldsColors.names)
+            return "\(shown) is not a colour; \(guess)use \(words)"
         }
     }
 
@@ -227,14 +254,14 @@ extension RenderOptions {
             format: format, label: draft.settings.label?.isEmpty == true ? nil : draft.settings.label, goal: goal,
             scale: draft.settings.scale,
             appearance: Appearance(theme: draft.theme ?? defaults.theme, overrides: draft.overrides, background: .none),
-            documentDate: try Self.documentDate())
+            style: draft.badgeStyle, plates: draft.plates, documentDate: try Self.documentDate())
     }
 
     /// The badge of a count with these settings, laid out.
     /// - Throws: `CommandFailure` (64) for a label the badge cannot write, quoting it.
     package func badge(_ count: TallyCount, _ settings: BadgeSettings) throws(CommandFailure) -> Badge {
         do {
-            return try Badge(count: count, goal: settings.goal, label: settings.label)
+            return try Badge(count: count, goal: settings.goal, label: settings.label, style: settings.style)
         } catch {
             let shown = "\(RenderOption.label.flag) '\(Values.printable(given[.label] ?? ""))'"
             switch error {

@@ -20,18 +20,25 @@ package struct BadgeSettings: Hashable, Sendable {
     package var scale: Double
     /// The theme and colour overrides (the background is the badge's own plates).
     package var appearance: Appearance
+    /// shields.io's style: flat (the default), flat-square or for-the-badge.
+    package var style: BadgeStyle
+    /// The plates' colours given with `--color` and `--label-color` (none: the theme's).
+    package var plates: BadgePlates
     /// The PDF's dates (SPEC §5).
     package var documentDate: Int64
 
     package init(
         format: OutputFormat = .svg, label: String? = nil, goal: TallyCount? = nil, scale: Double = 1,
-        appearance: Appearance? = nil, documentDate: Int64 = 0
+        appearance: Appearance? = nil, style: BadgeStyle = .flat, plates: BadgePlates = BadgePlates(),
+        documentDate: Int64 = 0
     ) {
         self.format = format
         self.label = label
         self.goal = goal
         self.scale = scale
         self.appearance = appearance ?? .default(for: format)
+        self.style = style
+        self.plates = plates
         self.documentDate = documentDate
     }
 
@@ -40,8 +47,8 @@ package struct BadgeSettings: Hashable, Sendable {
 }
 
 extension Renderer {
-    /// The bytes of a badge laid out by `Badge(count:goal:label:)`: what `tally badge` writes and
-    /// `GET /badge/…` answers.
+    /// The bytes of a badge laid out by `Badge(count:goal:label:style:)` from these settings'
+    /// goal, label and style: what `tally badge` writes and `GET /badge/…` answers.
     /// - Throws: `RenderError` for a scale that gives a side out of range, JSON (a badge has no
     ///   scene format), or a format this build cannot write.
     package static func badge(_ badge: Badge, _ settings: BadgeSettings) throws(RenderError) -> [UInt8] {
@@ -55,13 +62,13 @@ extension Renderer {
         case .json:
             throw .formatUnavailable(.json)
         case .svg:
-            return SVGRenderer.badge(badge, appearance: settings.appearance, scale: scale)
+            return SVGRenderer.badge(badge, appearance: settings.appearance, scale: scale, plates: settings.plates)
         case .png, .pdf:
             #if Cairo
             let options = CairoOptions(
                 appearance: settings.appearance, title: badge.title, description: Words.description(for: badge.count),
                 documentDate: settings.documentDate)
-            let sheet = CairoSheet(badge: badge, scale: scale)
+            let sheet = CairoSheet(badge: badge, scale: scale, plates: settings.plates)
             do {
                 return settings.format == .png
                     ? try CairoRenderer.png(sheet, options: options) : try CairoRenderer.pdf(sheet, options: options)

@@ -1,5 +1,5 @@
-import TallyEncoding
 import TallyBadge
+import TallyEncoding
 import TallyGeometry
 import TallyStyle
 
@@ -14,7 +14,14 @@ extension SVGRenderer {
     /// The root id is `id` where a caller gives one, else `badge-` and a digest of the badge
     /// (`SVGIDs`), and every style rule is scoped under it, so a dark badge and a light one
     /// can share a page (SPEC §2, "Inline-safe SVG").
-    package static func badge(_ badge: Badge, appearance: Appearance, scale: Double, id: String? = nil) -> [UInt8] {
+    ///
+    /// `plates` are the colours given with `--color` and `--label-color`; a given colour is the
+    /// same in both schemes, and the text and marks on it are chosen for their contrast
+    /// (`Appearance.badgeColor(_:dark:plates:)`, `badgeMarkPalette(dark:plates:)`). A shadow's
+    /// 30% is written as `fill-opacity:.3`.
+    package static func badge(
+        _ badge: Badge, appearance: Appearance, scale: Double, id: String? = nil, plates: BadgePlates = BadgePlates()
+    ) -> [UInt8] {
         var ids = SVGIDs(explicit: id, prefix: "badge-")
         let title = XMLText.escaped(badge.title)
         var out = TextBuffer(capacity: 8192)
@@ -34,13 +41,22 @@ extension SVGRenderer {
         // Butt caps and mitred joins: every pen is 1 px on pixel centres, every end on an edge.
         ids.appendScope(to: &out)
         out.append("path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
-        let classes = MarkClasses(badge.marks)
+        let marks = appearance.badgeMarks(badge.marks, plates: plates)
+        let classes = MarkClasses(marks)
         func appendColors(dark: Bool, withPens: Bool) {
             for role in Badge.Role.allCases where badge.shapes.contains(where: { $0.role == role }) {
                 ids.appendScope(to: &out)
-                out.append(".\(role.rawValue){fill:\(appearance.badgeColor(role, dark: dark).css)}")
+                let color = appearance.badgeColor(role, dark: dark, plates: plates)
+                var opaque = color
+                opaque.alpha = 255
+                out.append(".\(role.rawValue){fill:\(opaque.css)")
+                if color.alpha != 255 {
+                    out.append(";fill-opacity:")
+                    out.append(Double(color.alpha) / 255, digits: 2, leadingZero: false)
+                }
+                out.append("}")
             }
-            let palette = appearance.palette(dark: dark)
+            let palette = appearance.badgeMarkPalette(dark: dark, plates: plates)
             for rule in classes.rules {
                 let paint = rule.isFilled ? "fill" : "stroke"
                 ids.appendScope(to: &out)
@@ -71,7 +87,7 @@ extension SVGRenderer {
             for contour in shape.contours { appendContour(&out, contour) }
             out.append("\"/>\n")
         }
-        for mark in badge.marks {
+        for mark in marks {
             out.append(literal: "<path class=\"")
             classes.appendName(of: mark, to: &out)
             out.append(literal: "\" d=\"")

@@ -69,7 +69,8 @@ package struct ImageServer: Sendable {
         await answer(request, file: file, formats: OutputFormat.allCases, as: RenderQuery.self)
     }
 
-    /// `GET /badge/{count}.{svg|png|pdf}?{label, of, theme, scale, colours}` (SPEC §7).
+    /// `GET /badge/{count}.{svg|png|pdf}?{label, of, theme, scale, colours, color, labelColor,
+    /// style}` (SPEC §7).
     func badge(_ request: Request, file: String) async -> Response {
         await answer(request, file: file, formats: BadgeSettings.formats, as: BadgeQuery.self)
     }

@@ -68,7 +68,8 @@ package struct RenderQuery: ImageQuery {
         image = .render(count, format, try options.settings(format: format))
     }
 
-    /// The parameters as the model's options: each a render option's name, given once.
+    /// The parameters as the model's options: each the query name of one of `allowed`
+    /// (`RenderOption.queryName`: a badge's `labelColor`, its own `style`), given once.
     static func options(
         _ parameters: [(name: String, value: String)], allowed: [RenderOption] = RenderOption.all
     ) throws(CommandFailure) -> RenderOptions {
@@ -77,7 +78,7 @@ package struct RenderQuery: ImageQuery {
         }
         var given: [RenderOption: String] = [:]
         for (name, value) in parameters {
-            guard let option = RenderOption.named(name), allowed.contains(option) else {
+            guard let option = allowed.first(where: { $0.queryName == name }) else {
                 throw .usage(unknownParameter(name, value: value, among: allowed))
             }
             guard given[option] == nil else {
@@ -93,7 +94,7 @@ package struct RenderQuery: ImageQuery {
     static func unknownParameter(
         _ name: String, value: String, among allowed: [RenderOption] = RenderOption.all
     ) -> String {
-        let names = allowed.map(\.name)
+        let names = allowed.map(\.queryName)
         let what = allowed == RenderOption.all ? "the render options" : "a badge's options"
         let list = "the parameters are \(what): \(names.joined(separator: ", "))"
         if name.isEmpty { return "\(nameless(value)); \(list)" }
@@ -106,7 +107,8 @@ package struct RenderQuery: ImageQuery {
 }
 
 /// A badge URL, `GET /badge/{count}.{svg|png|pdf}?label=…&of=…&theme=…`: the parameters of
-/// `tally badge`, through the same options model, so the server makes the command line's badge.
+/// `tally badge`, through the same options model, so the server makes the command line's badge;
+/// shields.io's `color`, `labelColor` and `style` among them, with shields' names (SPEC §7).
 package struct BadgeQuery: ImageQuery {
     /// The count and the settings; `format` from the URL's extension.
     package let image: ImageRequest

@@ -164,20 +164,3 @@ public struct Appearance: Hashable, Sendable {
         }
     }
 }
-
-extension Appearance {
-    /// The colour of a badge's plate or text (SPEC §7). The label plate is shields.io's grey
-    /// with white text (7.5:1; in the dark theme a deeper grey, 8.9:1); the value plate is the
-    /// theme's paper with its ink for the number (14:1 and more) and the palette's colours for
-    /// the marks, each at least 3:1 on the paper (SPEC §2, "Contrast"). The value plate's frame
-    /// takes the label plate's colour, so a light plate keeps its edge on a white page.
-    package func badgeColor(_ role: Badge.Role, dark: Bool) -> RGBA {
-        let palette = palette(dark: dark)
-        switch role {
-        case .frame, .labelPlate: return dark ? RGBA(hex: 0x4A4A4F) : RGBA(hex: 0x555555)
-        case .labelText: return RGBA(hex: 0xFFFFFF)
-        case .valuePlate: return palette.paper
-        case .valueText: return palette.c1
-        }
-    }
-}
