@@ -1,10 +1,14 @@
 import TallyGeometry
 
 /// The face a badge's text is set in (SPEC §7): DejaVu Sans, a humanist sans of Verdana's family
-/// (the face of the shields.io badges a tally badge sits beside), for printable ASCII, Latin-1
-/// and the superscript digits of the short form's power of ten ("9.22×10¹⁸"). Its outlines, advances and kerning are data (`BadgeFontData.swift`, written by
-/// `scripts/extract-badge-font`), so a badge's text is paths: the same in every viewer, with
-/// no fonts installed, and its width exact, never estimated from a metrics table.
+/// (the face of the shields.io badges a tally badge sits beside), for Latin (ASCII, Latin-1,
+/// Latin Extended), Greek and Cyrillic as far as the font draws them (`coverage`), and the
+/// superscript digits of the short form's power of ten ("9.22×10¹⁸"); and DejaVu Sans Bold for
+/// a value's characters alone (`Face.bold`). Its outlines, advances and kerning are data
+/// (`BadgeFontData.swift`, `BadgeFontBoldData.swift`, written by `scripts/extract-badge-font`),
+/// so a badge's text is paths: the same in every viewer, with no fonts installed, and its width
+/// exact, never estimated from a metrics table. The data is static strings found by binary
+/// search, so a text costs the glyphs and pairs it sets, whatever the size of the face.
 ///
 /// Why outlines and not the caption's stroke font or the Hershey fonts: measured side by side at
 /// 11 px (docs/badges.md), a monoline face reaches the same contrast, but it is a 1 px
@@ -19,92 +23,130 @@ package enum BadgeFont {
         case regular, bold
     }
 
-    /// One character's outline and advance, in font units (y up, as fonts have it).
-    struct Glyph: Sendable {
-        let advance: Double
-        /// The outline as the data writes it, parsed into closed contours (`contours(_:)`)
-        /// where the glyph is set: a text sets a few of the face's glyphs, and parsing all of
-        /// them up front cost about 85M instructions, most of a badge's run.
-        let outline: Substring
-    }
+    /// One face's data (`BadgeFontData.swift`, `BadgeFontBoldData.swift`): static strings in
+    /// the binary's read-only data, so nothing is read at start. A text's glyphs are found by
+    /// binary search of the index and its kerning by binary search of the pairs: a text reads
+    /// the lines it sets, never the whole face (1,441 glyphs and 2,224 pairs in the regular).
+    struct FaceData {
+        /// A line a glyph, sorted by scalar: `0041 1401 M700 1294 L…`.
+        let glyphs: UnsafeBufferPointer<UInt8>
+        /// `CCCCOOOOOO\n` a glyph: its scalar and its line's byte offset in `glyphs`, hex.
+        let index: UnsafeBufferPointer<UInt8>
+        /// `FFFFSSSS±VVV\n` a pair, sorted by the pair: the scalars in hex, the adjustment.
+        let kerning: UnsafeBufferPointer<UInt8>
+        let unitsPerEm: Double
 
-    /// The characters this face has, read once on first use. The data is read as bytes, a
-    /// line at a time (`0041 1401 M700 1294 L…`): split as a `String`, by `Character`, the
-    /// table and the kerning cost about 40M instructions, most of a badge's run.
-    static let glyphs: [Unicode.Scalar: Glyph] = {
-        var glyphs: [Unicode.Scalar: Glyph] = [:]
-        glyphs.reserveCapacity(256)
-        forEachLine(of: dataGlyphs) { line in
-            var fields = Fields(line)
-            guard let code = fields.hex(), let scalar = Unicode.Scalar(code), let advance = fields.number() else {
-                return
+        /// The length of an index record and of a kerning record, their newlines included.
+        static let indexRecord = 11
+        static let kerningRecord = 13
+
+        init(glyphs: StaticString, index: StaticString, kerning: StaticString, unitsPerEm: Double) {
+            self.glyphs = Self.bytes(glyphs)
+            self.index = Self.bytes(index)
+            self.kerning = Self.bytes(kerning)
+            self.unitsPerEm = unitsPerEm
+        }
+
+        static func bytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        }
+
+        /// How many glyphs the index holds (its last record has no newline).
+        var glyphCount: Int { (index.count + 1) / Self.indexRecord }
+
+        /// The glyph of a scalar, or nil when the face does not have it.
+        func glyph(_ scalar: Unicode.Scalar) -> Glyph? {
+            let count = glyphCount
+            guard let record = Self.search(index, count: count, stride: Self.indexRecord, digits: 4, for: scalar.value)
+            else { return nil }
+            let start = Int(Self.hex(index, at: record * Self.indexRecord + 4, digits: 6))
+            let end =
+                record + 1 < count
+                ? Int(Self.hex(index, at: (record + 1) * Self.indexRecord + 4, digits: 6)) - 1 : glyphs.count
+            // `CCCC advance outline`: the scalar and its space, the advance, a space, the outline.
+            var at = start + 5
+            var advance = DecimalReader()
+            while at < end, glyphs[at] != UInt8(ascii: " ") {
+                _ = advance.read(glyphs[at])
+                at += 1
             }
-            glyphs[scalar] = Glyph(advance: advance, outline: Substring(fields.rest))
-        }
-        return glyphs
-    }()
-
-    /// Kerning by pair: the first scalar in the high half, the second in the low.
-    static let kerning: [UInt64: Double] = {
-        var pairs: [UInt64: Double] = [:]
-        pairs.reserveCapacity(4_096)
-        forEachLine(of: dataKerning) { line in
-            var fields = Fields(line)
-            guard let first = fields.hex(), let second = fields.hex(), let value = fields.number() else { return }
-            pairs[UInt64(first) << 32 | UInt64(second)] = value
-        }
-        return pairs
-    }()
-
-    /// Calls `body` with each line of `text`, without its newline.
-    static func forEachLine(of text: String, _ body: (Substring.UTF8View) -> Void) {
-        let bytes = Substring(text).utf8
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            body(bytes[start..<end])
-            start = end < bytes.endIndex ? bytes.index(after: end) : end
-        }
-    }
-
-    /// The space-separated fields of a data line, read from the left.
-    struct Fields {
-        var rest: Substring.UTF8View
-
-        init(_ line: Substring.UTF8View) { rest = line }
-
-        /// The next field's bytes, and the rest after the space that ends it.
-        mutating func next() -> Substring.UTF8View {
-            let end = rest.firstIndex(of: UInt8(ascii: " ")) ?? rest.endIndex
-            let field = rest[rest.startIndex..<end]
-            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
-            return field
+            let outline = at < end ? UnsafeBufferPointer(rebasing: glyphs[(at + 1)..<end]) : .init(start: nil, count: 0)
+            return Glyph(advance: advance.value ?? 0, outline: outline)
         }
 
-        /// The next field as hexadecimal digits.
-        mutating func hex() -> UInt32? {
-            let field = next()
-            guard !field.isEmpty, field.count <= 8 else { return nil }
+        /// The kerning between two scalars, in font units.
+        func kern(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Double {
+            guard first.value <= 0xFFFF, second.value <= 0xFFFF else { return 0 }
+            let count = (kerning.count + 1) / Self.kerningRecord
+            guard
+                let record = Self.search(
+                    kerning, count: count, stride: Self.kerningRecord, digits: 8,
+                    for: first.value << 16 | second.value)
+            else { return 0 }
+            let at = record * Self.kerningRecord + 8
+            let magnitude = Double(Self.decimal(kerning, at: at + 1, digits: 3))
+            return kerning[at] == UInt8(ascii: "-") ? -magnitude : magnitude
+        }
+
+        /// The record whose leading `digits` hex digits read `key`, of `count` records of
+        /// `stride` bytes sorted by that key.
+        static func search(
+            _ records: UnsafeBufferPointer<UInt8>, count: Int, stride: Int, digits: Int, for key: UInt32
+        ) -> Int? {
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                let found = hex(records, at: middle * stride, digits: digits)
+                if found == key { return middle }
+                if found < key { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+
+        /// The hexadecimal number (upper case) of `digits` bytes at `at`.
+        static func hex(_ bytes: UnsafeBufferPointer<UInt8>, at: Int, digits: Int) -> UInt32 {
             var value: UInt32 = 0
-            for byte in field {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt32(byte - UInt8(ascii: "A") + 10)
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(byte - UInt8(ascii: "a") + 10)
-                default: return nil
-                }
+            for byte in bytes[at..<(at + digits)] {
+                value =
+                    value << 4
+                    | UInt32(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- UInt8(ascii: "A") &+ 10)
             }
             return value
         }
 
-        /// The next field as a decimal number (`-45`, `715.5`).
-        mutating func number() -> Double? {
-            var reader = DecimalReader()
-            for byte in next() {
-                guard reader.read(byte) else { return nil }
-            }
-            return reader.value
+        /// The decimal number of `digits` bytes at `at`.
+        static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, at: Int, digits: Int) -> Int {
+            var value = 0
+            for byte in bytes[at..<(at + digits)] { value = value * 10 + Int(byte &- UInt8(ascii: "0")) }
+            return value
         }
+    }
+
+    /// One character's outline and advance, in font units (y up, as fonts have it).
+    struct Glyph {
+        let advance: Double
+        /// The outline's bytes in the face's data, as the data writes it, parsed into closed
+        /// contours (`contours(_:)`) where the glyph is set.
+        let outline: UnsafeBufferPointer<UInt8>
+    }
+
+    /// A face's data: pointers to its static strings, made where they are used (no global
+    /// to initialise).
+    static func data(_ face: Face) -> FaceData {
+        switch face {
+        case .regular:
+            FaceData(glyphs: dataGlyphs, index: dataGlyphIndex, kerning: dataKerning, unitsPerEm: dataUnitsPerEm)
+        case .bold:
+            FaceData(
+                glyphs: dataBoldGlyphs, index: dataBoldGlyphIndex, kerning: dataBoldKerning,
+                unitsPerEm: dataBoldUnitsPerEm)
+        }
+    }
+
+    /// The glyph of a scalar in a face, or nil when the face does not have it.
+    static func glyph(_ scalar: Unicode.Scalar, face: Face = .regular) -> Glyph? {
+        data(face).glyph(scalar)
     }
 
     /// A decimal number read a byte at a time: an optional `-`, digits and an optional
@@ -143,34 +185,40 @@ package enum BadgeFont {
 
     /// The first character of a text that the face does not have, or nil.
     package static func firstMissing(in text: String, face: Face = .regular) -> Unicode.Scalar? {
-        text.unicodeScalars.first { glyphs[$0] == nil }
+        let data = data(face)
+        return text.unicodeScalars.first { data.glyph($0) == nil }
     }
 
-    /// What the face covers, for messages.
+    /// What the regular face covers, for `--help` and messages: the ranges DejaVu Sans draws
+    /// in the blocks the data takes (scripts/extract-badge-font). Unassigned code points
+    /// within them (U+0378, U+1F16, …) are no characters; combining marks (U+0300 to U+036F and
+    /// Cyrillic's) are left out, since setting one on its letter needs the font's mark
+    /// attachment, and a label with one is refused like any character outside the face.
     package static let coverage =
-        "printable ASCII, Latin-1 and superscript digits (U+0020 to U+007E, U+00A0 to U+00FF but the invisible soft hyphen U+00AD, U+2070, U+2074 to U+2079)"
+        "Latin (printable ASCII, Latin-1, Latin Extended), Greek, Cyrillic and superscript digits as far as DejaVu Sans has them (U+0020 to U+007E, U+00A0 to U+00FF but the invisible soft hyphen U+00AD, U+0100 to U+024F, U+0370 to U+03FF, U+0400 to U+0525 but the combining marks U+0483 to U+0489, U+1E00 to U+1EFB, U+1F00 to U+1FFE, U+2070, U+2074 to U+2079)"
 
     /// The kerning between two characters, in font units.
-    static func kern(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Double {
-        kerning[UInt64(first.value) << 32 | UInt64(second.value)] ?? 0
+    static func kern(_ first: Unicode.Scalar, _ second: Unicode.Scalar, face: Face = .regular) -> Double {
+        data(face).kern(first, second)
     }
 
     /// The advance of a text at a size in pixels: the sum of its glyphs' advances and the kerning
     /// between them, and `tracking` pixels between each two characters (letter spacing).
-    /// Characters the face lacks count as nothing (callers check first). `face` is the weight
-    /// (for now the bold sets the regular data: its subset is being extracted).
+    /// Characters the face lacks count as nothing (callers check first). `face` is the weight:
+    /// the bold has only a value's characters (`Face`).
     package static func width(of text: String, size: Double, tracking: Double = 0, face: Face = .regular) -> Double {
+        let data = data(face)
         var units = 0.0
         var previous: Unicode.Scalar?
         var characters = 0
         for scalar in text.unicodeScalars {
-            guard let glyph = glyphs[scalar] else { continue }
-            if let previous { units += kern(previous, scalar) }
+            guard let glyph = data.glyph(scalar) else { continue }
+            if let previous { units += data.kern(previous, scalar) }
             units += glyph.advance
             previous = scalar
             characters += 1
         }
-        return units * size / dataUnitsPerEm + tracking * Double(max(0, characters - 1))
+        return units * size / data.unitsPerEm + tracking * Double(max(0, characters - 1))
     }
 
     /// The outlines of a text set at a size in pixels, its baseline's left end at `origin`, y
@@ -179,13 +227,14 @@ package enum BadgeFont {
     package static func outlines(
         of text: String, size: Double, origin: Point, tracking: Double = 0, face: Face = .regular
     ) -> [[Segment]] {
-        let scale = size / dataUnitsPerEm
+        let data = data(face)
+        let scale = size / data.unitsPerEm
         var contours: [[Segment]] = []
         var pen = 0.0
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
-            guard let glyph = glyphs[scalar] else { continue }
-            if let previous { pen += kern(previous, scalar) + tracking / scale }
+            guard let glyph = data.glyph(scalar) else { continue }
+            if let previous { pen += data.kern(previous, scalar) + tracking / scale }
             func placed(_ point: Point) -> Point {
                 Point(origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
             }
@@ -201,9 +250,9 @@ package enum BadgeFont {
 
     /// Parses `M x y L x y Q cx cy x y Z …` into closed contours of segments, reading the
     /// outline's bytes: a command letter may touch its first number (`M391`).
-    static func contours(_ text: Substring) -> [[Segment]] {
+    static func contours(_ bytes: some Sequence<UInt8>) -> [[Segment]] {
         var reader = OutlineReader()
-        for byte in text.utf8 { reader.read(byte) }
+        for byte in bytes { reader.read(byte) }
         return reader.finished()
     }
 
