@@ -37,7 +37,7 @@ import Testing
         let help = try TallyProcess.run(["badge", "--help"]).text
         for option in RenderOption.allCases {
             #expect(
-                help.contains("--\(option.name) ") == RenderOption.badgeOptions.contains(option),
+                help.contains("--\(option.name) ") == RenderOption.badgeOptions.contains { $0.name == option.name },
                 "badge --help and --\(option.name)")
         }
     }
