@@ -40,7 +40,8 @@ import Testing
         var uri: String {
             let path = (route == .badge ? "/badge/" : "/") + count + ".svg"
             guard !parameters.isEmpty else { return path }
-            return path + "?" + parameters.map { "\($0.option.name)=\(Self.encoded($0.value))" }.joined(separator: "&")
+            return path + "?"
+                + parameters.map { "\($0.option.queryName)=\(Self.encoded($0.value))" }.joined(separator: "&")
         }
 
         var description: String { uri }
@@ -65,7 +66,8 @@ import Testing
     static let badgePool: [RenderOption: [String]] = [
         .scale: ["1", "2"], .theme: ["auto", "light", "dark"], .ink: ["#262629", "#000"], .c2: ["#111", "#c2c2c2"],
         .c3: ["#222", "teal"], .accent: ["#00f", "red"], .label: ["", "downloads", "stars", "R&D"],
-        .of: ["1000", "10000", "20000"],
+        .of: ["1000", "10000", "20000"], .badgeStyle: ["flat", "flat-square", "for-the-badge"],
+        .color: ["brightgreen", "4c1", "blue"], .labelColor: ["555", "critical"],
     ]
     /// Counts, some spelt two ways (`0137` is `137`), with gates (the accent), crosses (c2) and
     /// boxes (c3) among their marks.
