@@ -107,31 +107,36 @@ struct TextWidths {
         }
     }
 
-    /// Counts to walk: every count up to 100,000, and 1,000 spread evenly in logarithm up to
-    /// Int64.max − 1, each with its successor.
-    static let counts: [UInt64] = {
+    /// Counts to walk, each with its successor: every count up to 100,000, and 1,000 spread
+    /// evenly in logarithm up to Int64.max − 1.
+    static let spread: [UInt64] = (0..<1_000).map { index in
         let maximum = Double(Int64.max)
-        let spread = (0..<1_000).map { index -> UInt64 in
-            let value = pow(maximum, Double(index) / 999)
-            return value >= maximum ? UInt64(Int64.max) - 1 : UInt64(value)
-        }
-        return Array(0...100_000) + spread
-    }()
+        let value = pow(maximum, Double(index) / 999)
+        return value >= maximum ? UInt64(Int64.max) - 1 : UInt64(value)
+    }
 
-    /// The walked counts' number texts and their successors', with their widths at 11 px; every
-    /// 101st width also from `BadgeFont.width`, which the fast path must match exactly.
+    /// The walked counts' number texts and their widths at 11 px, with their successors'
+    /// widths; every 1,009th width also from `BadgeFont.width`, which the fast path must match
+    /// exactly. Each text of the dense walk is made once, its successor being the next count.
     static func texts(goal: UInt64?) throws -> [(count: UInt64, text: String, width: Double, next: Double)] {
         let target = try goal.map { try tallyCount($0) }
         var widths = TextWidths()
-        return try counts.enumerated().map { index, value in
+        func measured(_ value: UInt64) throws -> (String, Double) {
             let text = BadgeNumber.text(try tallyCount(value), goal: target)
-            let next = BadgeNumber.text(try tallyCount(value + 1), goal: target)
-            let (width, nextWidth) = (widths.width(of: text, size: 11), widths.width(of: next, size: 11))
-            if index % 101 == 0 {
-                #expect(width == BadgeFont.width(of: text, size: 11), "the fast width of \(text)")
-            }
-            return (value, text, width, nextWidth)
+            return (text, widths.width(of: text, size: 11))
         }
+        let dense = try (0...100_001 as ClosedRange<UInt64>).map { try measured($0) }
+        var walk = (0...100_000).map { index in
+            (UInt64(index), dense[index].0, dense[index].1, dense[index + 1].1)
+        }
+        for value in Self.spread {
+            let (text, width) = try measured(value)
+            walk.append((value, text, width, try measured(value + 1).1))
+        }
+        for index in stride(from: 0, to: walk.count, by: 1_009) {
+            #expect(walk[index].2 == BadgeFont.width(of: walk[index].1, size: 11), "the fast width of \(walk[index].1)")
+        }
+        return walk
     }
 
     /// A badge and its successor's whose number texts are as wide are as wide, with and without
