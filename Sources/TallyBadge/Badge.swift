@@ -1,22 +1,18 @@
 import TallyGeometry
 
 /// A badge for a README line (SPEC §7): a label plate and a value plate in the geometry of a
-/// shields.io badge of one of its styles (`BadgeStyle`: flat, flat-square, for-the-badge), the value plate holding a strip of the count's marks and its
-/// number. Everything is geometry here, text included (`BadgeFont`), in pixels at scale 1;
-/// backends fill the shapes and stroke the marks they are given, with butt caps and mitred
-/// joins: every pen is one pixel on pixel centres and every end on a pixel edge, so the strip
-/// is crisp at 1× and 2×.
+/// shields.io badge of one of its styles (`BadgeStyle`: flat, flat-square, for-the-badge), the
+/// value plate holding a strip of the count's marks and its number. Everything is geometry
+/// here, text included (`BadgeFont`), in pixels at scale 1; backends fill the shapes and stroke
+/// the marks they are given, with butt caps and mitred joins: every pen is one pixel on pixel
+/// centres and every end on a pixel edge, so the strip is crisp at 1×, 2× and 3×.
 ///
-/// The strip reads at 20 px because it is one level of the notation, not all of them: the
-/// complete units of the count's largest unit, each in its collapsed form (a stroke; a gate; a
-/// cross for 25; box and cross for 100; box and line for a row, 1,000 or 100,000; box and
-/// diagonal for a block, 10,000 or 1,000,000), then the unit being filled as a bar along the
-/// floor of its cell covering exactly its share (at least a pixel, never rounded up) over a
-/// dotted track that shows the cell's length. The number beside it says the magnitude, which
-/// repeats every two levels in the shapes. With a goal, the cells are the goal's, in the
-/// smallest unit that gives at most ten: done cells in their collapsed form, the partial one's
-/// bar, and the rest as dotted tracks, quieter than the work done (SPEC §2, "Weight follows
-/// quantity"); the number is the share, "62%".
+/// The strip (`BadgeStrip`) is the count's leading digit in tally marks, a gate's slash every
+/// fifth, and the unit being filled as a short, lighter stroke; the number beside it names the
+/// magnitude (`BadgeNumber`). With a goal the strip's slots are its tenths, then its edge and
+/// at most one gate past it; the number is the share, "62%". The strip has one width for every
+/// count, so a badge's width follows its label and its number text alone, and a threshold
+/// changes only the marks inside it.
 package struct Badge: Hashable, Sendable {
     /// What a filled shape is; backends give each role its colour (`BadgePalette`).
     package enum Role: String, CaseIterable, Hashable, Sendable {

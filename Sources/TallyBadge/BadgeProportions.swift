@@ -17,21 +17,11 @@ package enum BadgeProportions {
     /// The value plate's frame, in the label plate's colour, so a light plate keeps its edge on
     /// a white page.
     package static let frameWidth = 1.0
-    /// The marks' box: from the cap height of the text to its baseline (y = 5 to 14), so marks
-    /// and digits stand on one line.
+    /// The top of the strip's marks in the flat styles: the cap height of the text, so marks
+    /// and digits stand on one line from y = 5 to the baseline at 14 (`BadgeStrip.Metrics`).
     package static let iconTop = 5.0
-    package static let iconSide = 9.0
-    /// Between two marks of the strip.
-    package static let iconGap = 2.0
-    /// The pen of every mark in the strip: one pixel at scale 1, on pixel centres.
-    package static let pen = 1.0
-    /// The progress bar of a partial unit: this tall, on the icon box's floor.
-    package static let barHeight = 2.0
-    /// At most this many cells of a goal: the unit of a goal's cells is the smallest whose
-    /// cells number at most this many.
-    package static let maximumGoalCells: UInt64 = 10
-    /// The number is written in full up to this many characters ("9,999,999"), and in the
-    /// caption's short form beyond.
+    /// The number is written in full up to this many characters ("9,999,999"), and in
+    /// shields' metric form beyond ("10.0M", `BadgeNumber`).
     package static let fullNumberCharacters = 9
     /// The longest label, in characters.
     package static let maximumLabelCharacters = 100

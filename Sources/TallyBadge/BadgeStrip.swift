@@ -1,20 +1,24 @@
 import TallyGeometry
 
-/// The strip of a badge (SPEC §7): a gauge of the count's leading digit in tally strokes.
+/// The strip of a badge (SPEC §7): the count's leading digit in tally marks.
 ///
 /// A README badge is 20 px tall, too small for the notation's collapsed forms: boxes, crosses
-/// and lines at that size were read as interface icons, and a strip of one level's cells grew
-/// and shrank at every threshold. So the strip shows one decade as ten slots of tally marks:
-/// the leading digit as strokes, every fifth closing a gate with the accent slash, as tally
-/// marks are read everywhere (nine is a gate and four strokes), then the partial progress to
-/// the next unit as a short stroke standing on the floor, and the rest of the decade as a
-/// dotted track. The number beside it names the magnitude: 7, 70 and 7,000 have the same
-/// strip, and "7", "70" and "7,000" tell them apart.
+/// and lines at that size were read as interface icons (checkboxes, close and "no image"
+/// buttons), and a strip of one level's cells grew and shrank at every threshold. So the strip
+/// shows one decade in ten slots of tally marks: the leading digit as strokes, every fifth
+/// closing a gate with the accent slash, as tally marks are read everywhere (nine is a gate and
+/// four strokes), then the partial progress to the next unit as a short, lighter stroke
+/// standing on the floor under dots to a stroke's height. The number beside it names the
+/// magnitude: 7, 70 and 7,000 have the same strip, and "7", "70" and "7,000" tell them apart.
+/// Slots still to fill are left empty: a dotted track after the strokes was read as a progress
+/// bar where there is no goal.
 ///
-/// Without a goal the unit is 10^(d−1) for a count of d digits (1 for 0); with a goal a slot
-/// is a tenth of it, the goal's edge follows the tenth slot, and past the goal up to five more
-/// slots (150%) continue beyond the edge. Either way the strip has one width whatever the
-/// count (`width(withGoal:)`), so a badge is as wide as another whose number text is as wide.
+/// With a goal a slot is a tenth of it and every slot still to fill has a dot on the floor (a
+/// goal is progress toward something); the goal's edge follows the tenth slot, and past the
+/// goal up to five more slots (150%) continue beyond the edge. Either way the strip has one
+/// width whatever the count (`width(withGoal:)`) and its marks start at its left edge, so a
+/// badge is as wide as another whose number text is as wide, the number stays where it is, and
+/// one more only ever adds or grows a mark.
 ///
 /// Every pen is 1 px on a pixel centre, every end on a pixel edge: slot k's pen is centred
 /// at `left + 2k + 0.5`, strokes run from y = 5 (the digits' cap height) to y = 14 (their
@@ -28,6 +32,10 @@ struct BadgeStrip {
         static let pastSlots = 5
         /// From one slot's pen to the next.
         static let pitch = 2.0
+        /// From the tenth slot's pen to a goal's edge, and from the edge to the first slot
+        /// past it: two clear pixels each side, so the edge never runs into a stroke beside it
+        /// as a double bar.
+        static let edgeSpace = 3.0
         /// Every pen of the strip.
         static let pen = 1.0
         /// The top of a stroke: the digits' cap height (`BadgeProportions.iconTop`).
@@ -44,13 +52,14 @@ struct BadgeStrip {
     }
 
     /// The marks, left to right: each slot's strokes, a gate's slash after its four strokes,
-    /// the partial slot's bar, then the dots of what is left, and a goal's edge.
+    /// the partial slot's bar, a goal's edge, then the dots (above the partial slot's bar, and
+    /// with a goal on each slot still to fill).
     private(set) var marks: [Mark] = []
     /// The strip's width from `left`: the same for every count, `width(withGoal:)`.
     let width: Double
 
     /// The strip's width, without drawing it: from the first slot's left edge to the last
-    /// slot's right edge, 19 px for a decade and 31 px with a goal (ten slots, the edge, and
+    /// slot's right edge, 19 px for a decade and 33 px with a goal (ten slots, the edge, and
     /// five slots past it). A badge's width depends only on this and its texts.
     static func width(withGoal: Bool) -> Double {
         let lastSlot = withGoal ? Metrics.slots + Metrics.pastSlots - 1 : Metrics.slots - 1
@@ -58,15 +67,15 @@ struct BadgeStrip {
     }
 
     /// The pen centre of slot `index`: `left + 2k + 0.5` in the decade, and past a goal's edge
-    /// (slots 10 and on) one pitch further, leaving the edge its own column between.
+    /// (slots 10 and on) `edgeSpace` after the edge, then a pitch apart.
     static func centre(of index: Int, left: Double) -> Double {
-        let column = index < Metrics.slots ? index : index + 1
-        return left + Metrics.pitch * Double(column) + Metrics.pen / 2
+        guard index >= Metrics.slots else { return left + Metrics.pitch * Double(index) + Metrics.pen / 2 }
+        return edgeCentre(left: left) + Metrics.edgeSpace + Metrics.pitch * Double(index - Metrics.slots)
     }
 
-    /// The pen centre of a goal's edge: one pitch after the tenth slot.
+    /// The pen centre of a goal's edge: `edgeSpace` after the tenth slot's.
     static func edgeCentre(left: Double) -> Double {
-        left + Metrics.pitch * Double(Metrics.slots) + Metrics.pen / 2
+        centre(of: Metrics.slots - 1, left: left) + Metrics.edgeSpace
     }
 
     /// Lays out the strip of `count` (toward `goal`, if any) from `left`.
@@ -103,7 +112,7 @@ struct BadgeStrip {
             let share = Self.pixels(value % unit, of: unit)
             draw(
                 slots: 0..<Metrics.slots, done: done, partial: share, unit: unit, left: left, dots: &dots,
-                dotTheRest: true)
+                dotTheRest: false)
         }
         if !dots.isEmpty {
             marks.append(

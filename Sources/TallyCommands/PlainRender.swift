@@ -62,7 +62,7 @@ package struct PlainRender {
                 guard options.contains(.caption), attached == nil, given[.caption] == nil else { return nil }
                 given[.caption] = "false"
             case _ where name.hasPrefix("--"):
-                guard let option = RenderOption.named(String(name.dropFirst(2))), options.contains(option),
+                guard let option = RenderOption.named(String(name.dropFirst(2)), among: options),
                     given[option] == nil
                 else {
                     return nil

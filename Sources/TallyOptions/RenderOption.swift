@@ -205,7 +205,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "color", badge: true, render: false,
                 help:
-                    "The label plate's colour, in --color's words (in a URL, labelColor). Default: grey, #555555 (#4A4A4F in the dark theme). Its text is white, or black where white would be under 4.5:1."
+                    "The label plate's colour, in --color's words (in a URL, labelColor). Default: shields.io's grey, #555555, in both themes. Its text is white, or black where white would be under 4.5:1."
             ) { text, draft throws(CommandFailure) in draft.plates.label = try plate(text) }
         case .animate:
             return Declaration(

@@ -12,7 +12,7 @@ enum IndexPage {
             return "<tr><td><code>\(XMLText.escaped(name))</code></td><td>\(XMLText.escaped(option.help))</td></tr>"
         }.joined(separator: "\n")
         let badgeParameters = Values.list(
-            RenderOption.badgeOptions.map { "<code>\($0.name)</code>" }, conjunction: "and")
+            RenderOption.badgeOptions.map { "<code>\($0.queryName)</code>" }, conjunction: "and")
         return """
             <!DOCTYPE html>
             <html lang="en">

@@ -126,16 +126,17 @@ extension Appearance {
 
     /// The colour of a badge's plate, text or shadow (SPEC §7), with the plates' colours given.
     ///
-    /// The label plate is `--label-color`, else shields.io's grey (#555555; in the dark theme a
-    /// deeper #4A4A4F); the value plate is `--color`, else the theme's paper. Text on a given
-    /// colour is white or black by `badgeText(on:)`; on the paper it is the theme's ink (14:1
-    /// and more), and white on the greys (7.5:1, 8.9:1). The value plate's frame takes the
+    /// The label plate is `--label-color`, else shields.io's grey, #555555, in both themes: a
+    /// tally badge's label is the same grey as the shields badges beside it on either page. The
+    /// value plate is `--color`, else the theme's paper. Text on a given colour is white or
+    /// black by `badgeText(on:)`; on the paper it is the theme's ink (14:1 and more), and white
+    /// on the grey (7.5:1). The value plate's frame takes the
     /// value plate's colour where one is given (shields' plates are unframed), else the label
     /// plate's, so a light paper keeps its edge on a white page. A shadow is shields' flat one:
     /// #010101 at 30% under text lighter than its plate, #CCCCCC at 30% under darker text.
     package func badgeColor(_ role: Badge.Role, dark: Bool, plates: BadgePlates = BadgePlates()) -> RGBA {
         let palette = palette(dark: dark)
-        let labelPlate = plates.label ?? (dark ? RGBA(hex: 0x4A4A4F) : RGBA(hex: 0x555555))
+        let labelPlate = plates.label ?? RGBA(hex: 0x555555)
         let valuePlate = plates.value ?? palette.paper
         let labelText = Self.badgeText(on: labelPlate)
         let valueText = plates.value.map(Self.badgeText(on:)) ?? palette.c1

@@ -7,7 +7,7 @@ import Testing
 /// SPEC §7's geometry, asserted on the badge's shapes and marks rather than only snapshotted.
 /// The literals are the contract's (the shields.io baseline at y = 14, strokes from y = 5 to
 /// 14, 4 px between strip and number, whole pixels never rounded up) and the strip's design
-/// (19 px, 31 px with a goal), pinned here, never read from the code under test.
+/// (19 px, 33 px with a goal), pinned here, never read from the code under test.
 @Suite struct BadgeGeometryTests {
     /// The text's baseline (SPEC §7, shields.io's "flat" badge).
     static let baseline = 14.0
@@ -16,7 +16,7 @@ import Testing
     /// The value plate's padding before the strip.
     static let padding = 6.0
     /// The strip's width: ten slots 2 px apart; with a goal, its edge and five slots past it.
-    static let (stripWidth, goalStripWidth) = (19.0, 31.0)
+    static let (stripWidth, goalStripWidth) = (19.0, 33.0)
 
     func badge(_ value: UInt64, of goal: UInt64? = nil, label: String? = nil) throws -> Badge {
         try makeBadge(value, of: goal, label: label)
@@ -37,9 +37,10 @@ import Testing
         let one = try badge(1, label: "T")
         #expect(try bottom(one, .valueText) == Self.baseline)
         #expect(try bottom(one, .labelText) == Self.baseline)
-        let drawn = try badge(137)
+        // 62% of a goal has a stroke, a partial bar and a dot on the floor for each tenth to go.
+        let drawn = try badge(6_200, of: 10_000)
         for kind in [MarkKind.stroke, .progress, .remaining] {
-            let mark = try #require(drawn.marks.first { $0.kind == kind }, "137 has a \(kind)")
+            let mark = try #require(drawn.marks.first { $0.kind == kind }, "62% has a \(kind)")
             let lowest = try #require(mark.segments.flatMap { [$0.start.y, $0.end.y] }.max())
             #expect(lowest == Self.baseline, "the \(kind) ends on the baseline")
         }
@@ -106,8 +107,8 @@ import Testing
     }
 
     /// The number starts 4 px after the strip, whose width is the same for every count: 6 px
-    /// of padding, 19 px of strip (31 with a goal), 4 px, so the number of any count starts 29
-    /// (41) px into the value plate, and every mark lies before it.
+    /// of padding, 19 px of strip (33 with a goal), 4 px, so the number of any count starts 29
+    /// (43) px into the value plate, and every mark lies before it.
     @Test func theNumberFollowsTheStripAtFourPixels() async throws {
         await propertyCheck(
             count: 300, input: Gen<Int>.value(in: 1...19), Gen<UInt64>.value(in: 0...UInt64.max),

@@ -6,8 +6,9 @@ import Testing
 
 /// SPEC §7's strip, a decade gauge: ten slots 2 px apart, strokes from the digits' cap height
 /// (y = 5) to their baseline (y = 14), a gate's slash for every fifth, the partial unit as a
-/// shorter bar floored to whole pixels, dots for what is left; with a goal, its edge after the
-/// tenth slot and at most one gate past it. The literals are the contract's and the design's,
+/// shorter bar floored to whole pixels under dots; with a goal, a dot for each tenth still to
+/// fill, its edge two clear pixels after the tenth slot and at most one gate two clear pixels
+/// past it. The literals are the contract's and the design's,
 /// pinned here, never read from the code under test.
 @Suite struct BadgeStripTests {
     /// Where the strips of these tests start: any whole pixel, as a badge's plates are.
@@ -16,18 +17,24 @@ import Testing
     static let (slots, pitch, top, floor) = (10, 2.0, 5.0, 14.0)
     /// The value plate's interior, inside its 1 px frame.
     static let (plateTop, plateBottom) = (1.0, 19.0)
-    /// The strip's width: ten slots (19 px); with a goal, ten, the edge and five more (31 px).
-    static let (width, goalWidth) = (19.0, 31.0)
+    /// The strip's width: ten slots (19 px); with a goal, ten, the edge and five more (33 px).
+    static let (width, goalWidth) = (19.0, 33.0)
+    /// A goal's edge, and the first slot past it, from the strip's left: 3 px after the tenth
+    /// slot's pen, and 3 px after the edge.
+    static let (edge, firstPast) = (21.5, 24.5)
 
     func strip(_ value: UInt64, of goal: UInt64? = nil) throws -> BadgeStrip {
         BadgeStrip(count: try tallyCount(value), goal: try goal.map { try tallyCount($0) }, left: Self.left)
     }
 
     /// The column of a pen centred at `x`: 0…9 for the decade's slots, 10 for a goal's edge,
-    /// 11…15 for the slots past it; nil off the 2 px grid.
+    /// 11…15 for the slots past it; nil off the grid.
     static func column(_ x: Double) -> Int? {
+        if x == left + edge { return 10 }
+        let past = (x - left - firstPast) / pitch
+        if past >= 0 { return past == past.rounded() && past < 5 ? 11 + Int(past) : nil }
         let column = (x - left - 0.5) / pitch
-        return column == column.rounded() && column >= 0 ? Int(column) : nil
+        return column == column.rounded() && column >= 0 && column < 10 ? Int(column) : nil
     }
 
     /// The strip written one character a column: `|` a stroke, `/` a gate's slash (in the
@@ -66,19 +73,20 @@ import Testing
     /// floored, the magnitude left to the number; a goal's tenths, edge and the 150% cap.
     @Test func stripsAreTheLeadingDigitInTallyMarks() throws {
         let cases: [(UInt64, UInt64?, String)] = [
-            (0, nil, ".........."),
-            (1, nil, "|........."),
-            (4, nil, "||||......"),
-            (5, nil, "||||/....."),
-            (9, nil, "||||/||||."),
+            // Without a goal nothing marks the slots still to fill (SPEC §7).
+            (0, nil, "          "),
+            (1, nil, "|         "),
+            (4, nil, "||||      "),
+            (5, nil, "||||/     "),
+            (9, nil, "||||/|||| "),
             // Ten is one ten: the number, not the strip, says the magnitude.
-            (10, nil, "|........."),
+            (10, nil, "|         "),
             // 99: nine tens and 9/10 of the tenth, ⌊8.1⌋ = 8 px.
             (99, nil, "||||/||||8"),
             // 137: one hundred and 37/100 of the next, ⌊3.33⌋ = 3 px.
-            (137, nil, "|3........"),
+            (137, nil, "|3        "),
             // 10,001: one ten-thousand and 1/10,000 of the next, at least a pixel.
-            (10_001, nil, "|1........"),
+            (10_001, nil, "|1        "),
             // Int64.max: 9.22…E18, nine 10¹⁸ and ⌊0.2233… × 9⌋ = 2 px.
             (UInt64(Int64.max), nil, "||||/||||2"),
             (0, 10, "..........!     "),
@@ -180,7 +188,7 @@ import Testing
     /// Every pen is 1 px on a pixel centre, 2 px apart, every end on a pixel edge, so the strip
     /// is crisp at 1×, 2× and 3×; every mark stays in the value plate (y 1…19) and every mark
     /// but the goal's edge in the strokes' box (y 5…14); no mark has no path; the strip is as
-    /// wide for every count, 19 px, or 31 px with a goal, and its ink stays within it (the
+    /// wide for every count, 19 px, or 33 px with a goal, and its ink stays within it (the
     /// first slash reaches back less than a pixel, into the plate's padding).
     @Test func everyPenIsOnTheGridAndInItsBox() async throws {
         await propertyCheck(

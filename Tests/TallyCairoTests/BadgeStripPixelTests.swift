@@ -15,9 +15,9 @@ import TallyCairo
     /// The strokes' box and the goal's edge (y 3…16), in pixels at scale 1.
     static let (top, floor) = (5, 14)
     static let (edgeTop, edgeBottom) = (3, 16)
-    /// The value plate's padding before the strip; the strip's width (19 px, 31 with a goal).
+    /// The value plate's padding before the strip; the strip's width (19 px, 33 with a goal).
     static let padding = 6
-    static let (stripWidth, goalStripWidth) = (19, 31)
+    static let (stripWidth, goalStripWidth) = (19, 33)
     /// SPEC §3's light paper, the plate behind the marks, and the ink of done strokes.
     static let (paper, ink): (UInt32, UInt32) = (0xFAFAF7, 0x262629)
 
@@ -51,8 +51,8 @@ import TallyCairo
             #expect(badge.height == 20)
             let columns = Self.stripColumns(goal: goal != nil, scale: scale)
             let left = Self.left
-            // The edge's column: one pitch after the tenth slot, 2·10 px from the strip's left.
-            let edge = (left + 20) * scale..<(left + 21) * scale
+            // The edge's column: two clear pixels after the tenth slot's pen (column 18), at 21.
+            let edge = (left + 21) * scale..<(left + 22) * scale
             let frame = image.pixels[0 * image.width + columns.lowerBound] & 0xFF_FFFF
             var marked = 0
             for x in columns {
@@ -72,7 +72,10 @@ import TallyCairo
                     #expect(y >= low * scale && y < high * scale, "\(context): outside y \(low)…\(high)")
                 }
             }
-            #expect(marked > 0, "\(value) of \(String(describing: goal)) at \(scale)×: no marks")
+            // Zero without a goal draws nothing; every other case has ink.
+            #expect(
+                (marked > 0) == (value > 0 || goal != nil),
+                "\(value) of \(String(describing: goal)) at \(scale)×: \(marked) marked")
         }
     }
 

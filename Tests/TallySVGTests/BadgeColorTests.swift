@@ -120,7 +120,7 @@ import Testing
         }
     }
 
-    /// Text is white wherever white reaches 4.5:1 (shields' grey; #4A4A4F), and black elsewhere.
+    /// Text is white wherever white reaches 4.5:1 (shields' grey, #555555, in both themes), and black elsewhere.
     @Test(arguments: shields)
     func textIsWhiteWhereWhiteReads(_ name: String, _ hex: UInt32) throws {
         let text = Self.hex(Appearance.badgeText(on: try ShieldsColors.color(name)))
@@ -143,7 +143,7 @@ import Testing
     @Test func withoutColoursThePlatesAreTheThemes() {
         let expected: [(Bool, [Badge.Role: UInt32])] = [
             (false, [.labelPlate: 0x555555, .labelText: 0xFFFFFF, .valuePlate: 0xFAFAF7, .valueText: 0x262629]),
-            (true, [.labelPlate: 0x4A4A4F, .labelText: 0xFFFFFF, .valuePlate: 0x1C1C1F, .valueText: 0xEBEBED]),
+            (true, [.labelPlate: 0x555555, .labelText: 0xFFFFFF, .valuePlate: 0x1C1C1F, .valueText: 0xEBEBED]),
         ]
         for (dark, roles) in expected {
             for (role, hex) in roles { #expect(Self.hex(Appearance(theme: .auto).badgeColor(role, dark: dark)) == hex) }
