@@ -137,7 +137,7 @@ enum RegionCommand {
         var arguments = TallyCommand.emptyValuesKept(words)
         do {
             arguments = try TallyCommand.negativeCountsRead(arguments)
-            if name == "render", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.allCases) {
+            if name == "render", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.all) {
                 return try render(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
             }
             if name == "badge", let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.badgeOptions)

@@ -20,7 +20,7 @@ package struct PlainRender {
 
     /// The render these arguments ask for, or nil when the parser must read them.
     package init?(_ arguments: [String]) {
-        guard arguments.first == "render", let read = Self.read(arguments.dropFirst(), options: RenderOption.allCases)
+        guard arguments.first == "render", let read = Self.read(arguments.dropFirst(), options: RenderOption.all)
         else { return nil }
         (count, output, format, given) = (read.count, read.output, read.format, read.given)
     }
