@@ -1,6 +1,6 @@
 import Foundation
-import TallyCommands
 import TallyBadge
+import TallyCommands
 import TallyGeometry
 import TallyOptions
 import TallyRender
