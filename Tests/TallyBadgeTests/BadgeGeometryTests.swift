@@ -115,7 +115,7 @@ import Testing
             Gen<UInt64>.value(in: 0...UInt64.max), Gen<Bool>.bool
         ) { digits, raw, rawGoal, withGoal in
             let value = countWithDigits(digits, raw)
-            let goal = withGoal ? max(1, countWithDigits(Int(rawGoal % 19) + 1, rawGoal)) : nil
+            let goal = withGoal ? goalWithDigits(rawGoal) : nil
             let plain = try badge(value, of: goal)
             let labelled = try badge(value, of: goal, label: "downloads")
             let strip = withGoal ? Self.goalStripWidth : Self.stripWidth

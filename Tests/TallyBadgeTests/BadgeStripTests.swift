@@ -196,7 +196,7 @@ import Testing
             Gen<UInt64>.value(in: 0...UInt64.max), Gen<Bool>.bool
         ) { digits, raw, rawGoal, withGoal in
             let value = countWithDigits(digits, raw)
-            let goal = withGoal ? max(1, countWithDigits(Int(rawGoal % 19) + 1, rawGoal)) : nil
+            let goal = withGoal ? goalWithDigits(rawGoal) : nil
             let drawn = try strip(value, of: goal)
             let context = "\(value) of \(String(describing: goal))"
             #expect(drawn.width == (withGoal ? Self.goalWidth : Self.width), "\(context)")

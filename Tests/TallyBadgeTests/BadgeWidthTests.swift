@@ -99,7 +99,7 @@ struct TextWidths {
             Gen<UInt64>.value(in: 0...UInt64.max), Gen<Int>.value(in: 0...5)
         ) { digits, raw, rawGoal, choice in
             let value = countWithDigits(digits, raw)
-            let goal = choice == 5 ? nil : max(1, countWithDigits(Int(rawGoal % 19) + 1, rawGoal))
+            let goal = choice == 5 ? nil : goalWithDigits(rawGoal)
             let label = Self.labels[choice % Self.labels.count]
             let drawn = try makeBadge(value, of: goal, label: label)
             let cheap = Self.width(label: label, value: drawn.value, withGoal: goal != nil)

@@ -24,3 +24,8 @@ func product(_ a: UInt64, _ b: UInt64, isAtMost c: UInt64, _ d: UInt64) -> Bool 
     let (left, right) = (a.multipliedFullWidth(by: b), c.multipliedFullWidth(by: d))
     return left.high != right.high ? left.high < right.high : left.low <= right.low
 }
+
+/// A goal of 1 to 19 digits drawn from `raw`, at least 1 and at most `Int64.max`.
+func goalWithDigits(_ raw: UInt64) -> UInt64 {
+    max(1, countWithDigits(Int(raw % 19) + 1, raw))
+}
