@@ -252,7 +252,13 @@ let package = Package(
                 "TallyServer", "TallyServerTool", "TallyTool", "TallyRender", "TallyBadge", "TallyOptions",
                 "TallyTestSupport",
                 "TallyPOSIX",
-                serverProduct("HummingbirdTesting", "hummingbird"),
+                // The tests' own clients (TestClients.swift says why not HummingbirdTesting).
+                serverProduct("Hummingbird", "hummingbird"),
+                serverProduct("NIOCore", "swift-nio"),
+                serverProduct("NIOEmbedded", "swift-nio"),
+                serverProduct("HTTPTypes", "swift-http-types"),
+                serverProduct("Logging", "swift-log"),
+                serverProduct("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: serverCondition + cairoCondition
         ),

@@ -1,6 +1,5 @@
 #if Server
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import TallyOptions
 import TallyServer

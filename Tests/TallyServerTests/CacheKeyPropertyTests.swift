@@ -1,6 +1,5 @@
 #if Server
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import TallyGeometry
 import TallyOptions

@@ -1,6 +1,5 @@
 #if Server
 import Foundation
-import HummingbirdTesting
 import TallyTestSupport
 import Testing
 

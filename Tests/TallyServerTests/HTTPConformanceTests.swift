@@ -1,7 +1,6 @@
 #if Server
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import TallyOptions
@@ -18,16 +17,21 @@ func withLiveServer<Value: Sendable>(
     let server = ImageServer(options: ServeSettings())
     var logger = Logger(label: "tally-server-test")
     logger.logLevel = .critical
-    let app = Application(
-        router: server.makeRouter(),
-        server: .http1ClosingWhenAsked(
-            idleTimeout: .seconds(60), connections: ConnectionLimit(maximum: maxConnections, logger: logger)),
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        logger: logger)
     let result: Result<Value, any Error>
     do {
         result = .success(
-            try await app.test(.live) { client in try await body(try #require(client.port, "the server's port")) })
+            try await runningLive(logger: logger) { onServerRunning in
+                Application(
+                    router: server.makeRouter(),
+                    server: .http1ClosingWhenAsked(
+                        idleTimeout: .seconds(60),
+                        connections: ConnectionLimit(maximum: maxConnections, logger: logger)),
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: onServerRunning,
+                    logger: logger)
+            } body: { port in
+                try await body(port)
+            })
     } catch {
         result = .failure(error)
     }

@@ -1,7 +1,6 @@
 #if Server
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import TallyOptions

@@ -1,7 +1,6 @@
 #if Server
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import TallyTestSupport
 import Testing
@@ -60,11 +59,7 @@ final class RunningServer: @unchecked Sendable {
         var description: String { "tally serve did not start: \(output)" }
     }
 
-    func client() -> TestClient {
-        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120)))
-        client.connect()
-        return client
-    }
+    func client() -> LoopbackClient { LoopbackClient(port: port) }
 
     /// Waits for the process to end (at most `seconds`), or kills it and returns nil.
     func waitForExit(seconds: Double) async throws -> Int32? {
@@ -88,16 +83,6 @@ final class RunningServer: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: log)
-    }
-}
-
-extension TestClient {
-    /// A request with its Host, as every HTTP/1.1 client sends it (RFC 9112 §3.2: the server
-    /// answers 400 without one); TestClient's own `get` and `head` send none.
-    func send(
-        _ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]
-    ) async throws -> TestClient.Response {
-        try await execute(TestClient.Request(uri, method: method, authority: "127.0.0.1", headers: headers))
     }
 }
 
@@ -138,25 +123,10 @@ func readTimeout(seconds: Int) -> timeval {
 /// Sends `request` on a new loopback connection and reads until the server closes it or
 /// `seconds` pass with nothing to read (four times as many under a sanitizer, as `runProgram`
 /// gives its children: a sanitized server beside the whole suite answered HTTP/1.2 after more
-/// than 10 s): the bytes, and whether the server closed.
+/// than 10 s): the bytes as text, and whether the server closed.
 func rawExchange(port: Int, _ request: String, seconds: Int = 10) -> (response: String, closed: Bool) {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var timeout = readTimeout(seconds: seconds)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return ("", false) }
-    guard writeFully(descriptor, Array(request.utf8)) == 0 else { return ("", false) }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = read(descriptor, &buffer, buffer.count)
-        if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
-        if count < 0 {
-            if errno == EINTR { continue }
-            return (String(decoding: received, as: UTF8.self), false)
-        }
-        received += buffer[..<count]
-    }
+    let (bytes, closed) = loopbackExchange(port: port, Array(request.utf8), seconds: seconds)
+    return (String(decoding: bytes, as: UTF8.self), closed)
 }
 
 /// A loopback port nothing listens on now (the kernel's pick, released).
@@ -259,12 +229,12 @@ func freePort() throws -> Int {
         requests += 1
         #expect(image.status == .ok)
         let expected = try TallyProcess.run(["render", "1234", "--theme", "auto", "-f", "svg"])
-        #expect(image.body.map { Data(buffer: $0) } == expected.stdout)
+        #expect(Data(buffer: image.body) == expected.stdout)
         let tag = try #require(image.headers[.eTag])
         let again = try await client.send("/1234.svg?theme=auto", headers: [.ifNoneMatch: tag])
         requests += 1
         #expect(again.status == .notModified)
-        #expect((again.body?.readableBytes ?? 0) == 0)
+        #expect(again.body.readableBytes == 0)
         let head = try await client.send("/1234.svg?theme=auto", method: .head)
         requests += 1
         #expect(head.status == .ok)
@@ -272,7 +242,7 @@ func freePort() throws -> Int {
         let bad = try await client.send("/-1.svg")
         requests += 1
         #expect(bad.status == .badRequest)
-        let message = bad.body.map { String(buffer: $0) } ?? ""
+        let message = String(buffer: bad.body)
         #expect(
             message
                 == "tally: error: count '-1' is negative; it must be a whole number from 0 to 9,223,372,036,854,775,807\n"
@@ -300,7 +270,7 @@ func freePort() throws -> Int {
         let server = try RunningServer(["--max-size", "8192", "--jobs", "1"])
         let slowURI = "/9223372036854775807.png?size=8192&caption"
         let watcher = server.client()
-        var finished: TestClient.Response?
+        var finished: TestResponse?
         // The gauge of raster work says when the PNG is being drawn; a PNG that finished before
         // the watcher looked is simply asked for again.
         attempts: for _ in 0..<5 {
@@ -311,7 +281,7 @@ func freePort() throws -> Int {
             }
             for _ in 0..<2000 {
                 let metrics = try await watcher.send("/metrics")
-                if metrics.body.map({ String(buffer: $0) })?.contains("tally_raster_in_flight_requests 1.0") == true {
+                if String(buffer: metrics.body).contains("tally_raster_in_flight_requests 1.0") {
                     try await watcher.shutdown()
                     kill(server.process.processIdentifier, SIGTERM)
                     finished = try await slow.value
@@ -323,7 +293,7 @@ func freePort() throws -> Int {
         }
         let response = try #require(finished, "the PNG was never seen in flight")
         #expect(response.status == .ok)
-        let body = try #require(response.body)
+        let body = response.body
         #expect(
             Array(body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a whole PNG")
         #expect(response.headers[.contentLength] == String(body.readableBytes))

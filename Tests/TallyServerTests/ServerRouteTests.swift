@@ -1,7 +1,6 @@
 #if Server
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import TallyOptions
@@ -21,10 +20,10 @@ func withTestApplication<Value: Sendable>(
     let server = ImageServer(options: options, version: version)
     var logger = Logger(label: "tally-server-test")
     logger.logLevel = .critical
-    let app = Application(router: server.makeRouter(), logger: logger)
+    let client = RouterClient(router: server.makeRouter(), logger: logger)
     let result: Result<Value, any Error>
     do {
-        result = .success(try await app.test(.router) { client in try await body(server, client) })
+        result = .success(try await body(server, client))
     } catch {
         result = .failure(error)
     }
