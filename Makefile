@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo check test test-sanitize format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
+.PHONY: all deps test-deps build demo check test test-sanitize example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
 
 all: build
 
@@ -16,6 +16,16 @@ test-deps:
 
 build: deps
 	$(SWIFT) build --product tally
+
+# What the tests need and nothing more: the test bundle, and the tally and tally-server it runs.
+# `swift build --build-tests` builds every product of every package in the graph as well
+# (SwiftSyntax for swift-snapshot-testing's inline snapshots, Hummingbird's benchmark, the DocC
+# plugin's tools), which no test runs: about half of its steps.
+TESTS = --product tallyPackageTests
+
+# Each step of make test and make test-sanitize is timed, wall and CPU (scripts/step); .ci/run
+# prints the table at the end of the log, and names a step past its share of .ci/budget.
+STEP = scripts/step
 
 # Renders examples into out/demo and describes one.
 demo: build
@@ -37,7 +47,7 @@ check: deps
 	@changed="$$( { git diff --name-only --diff-filter=d HEAD -- '*.swift'; git ls-files --others --exclude-standard -- '*.swift'; } | sort -u)"; \
 	  if [ -n "$$changed" ]; then $(SWIFT) format lint --strict $$changed && echo "lint: the changed Swift files are formatted"; \
 	  else echo "lint: no Swift file changed"; fi
-	$(SWIFT) build --build-tests
+	$(SWIFT) build $(TESTS)
 	TALLY_CHECK=1 $(SWIFT) test --skip-build
 
 # The suites that time how fast the server recovers (SPEC §6, the server's limits) run after
@@ -45,12 +55,28 @@ check: deps
 ALONE = DescriptorExhaustionTests
 
 test: test-deps
-	$(MAKE) --no-print-directory lint
-	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory api-check
-	$(SWIFT) test --skip-build --skip '$(ALONE)'
-	$(SWIFT) test --skip-build --filter '$(ALONE)'
+	@$(STEP) "lint" $(MAKE) --no-print-directory lint
+	@$(STEP) "build: debug, the tests" $(SWIFT) build $(TESTS)
+	@$(STEP) "api-check" $(MAKE) --no-print-directory api-check
+	@$(STEP) "suite" $(SWIFT) test --skip-build --skip '$(ALONE)'
+	@$(STEP) "suite: $(ALONE) alone" $(SWIFT) test --skip-build --filter '$(ALONE)'
+	@$(STEP) "example: SnapshotExample" $(MAKE) --no-print-directory example-snapshots
+	@$(STEP) "example: LibraryExample" $(MAKE) --no-print-directory example-library
+	@$(STEP) "readme-check" $(MAKE) --no-print-directory readme-check
+	@# Every picture of the README and docs/ is what tally draws now, and the example package
+	@# keeps its own through the command plugin.
+	@$(STEP) "docs --check" $(TALLY) docs --check $(DOCUMENTS)
+	@$(STEP) "example: DocsExample plugin" $(MAKE) --no-print-directory example-docs
+	@$(STEP) "test-without-cairo" $(MAKE) --no-print-directory test-without-cairo
+	@$(STEP) "docs (DocC)" $(MAKE) --no-print-directory docs
+	@$(STEP) "man" $(MAKE) --no-print-directory man
+	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
+
+# The example packages, each as a user's package would use tally (make test runs them).
+example-snapshots:
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+
+example-library:
 	cd Examples/LibraryExample && $(SWIFT) run --quiet TallyLibraryExample
 	@# Once more with tally's Cairo trait off: it still runs, and links no Cairo (Linux: ldd).
 	@# --force-resolved-versions: the pins are the committed ones, never rewritten for the traits that are off.
@@ -59,16 +85,9 @@ test: test-deps
 	  if ldd Examples/LibraryExample/.build-without-cairo/debug/TallyLibraryExample | grep -q libcairo; then \
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
-	scripts/readme-check --self-test
-	scripts/readme-check
-	@# Every picture of the README and docs/ is what tally draws now, and the example package
-	@# keeps its own through the command plugin.
-	$(TALLY) docs --check $(DOCUMENTS)
+
+example-docs:
 	cd Examples/DocsExample && $(SWIFT) package --allow-writing-to-package-directory tally-docs --check
-	$(MAKE) --no-print-directory test-without-cairo
-	$(MAKE) --no-print-directory docs
-	$(MAKE) --no-print-directory man
-	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
 
 # swift-format (in the Swift toolchain) with the project's .swift-format: `make format` rewrites,
 # `make lint` (part of make test) fails on anything format would change or any rule it breaks.
@@ -83,38 +102,56 @@ lint:
 # The public API of the library products (Tally, with the stage modules it re-exports, and
 # TallySnapshotTesting), one symbol a line, against the committed baseline api/public-api.txt:
 # a change to the public surface fails `make api-check` (part of make test) until the baseline
-# is regenerated with `make api-baseline` and committed with it.
+# is regenerated with `make api-baseline` and committed with it. The symbols are read from the
+# test build's compiled modules (scripts/api-baseline says why).
 api-baseline: deps
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
-	scripts/api-baseline "$$(ls -d .build/*/symbolgraph | head -1)" > api/public-api.txt
+	$(SWIFT) build $(TESTS)
+	SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFT) build --show-bin-path)" > api/public-api.txt
 	@echo "wrote api/public-api.txt ($$(wc -l < api/public-api.txt) public symbols)"
 
 api-check: deps
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
-	@scripts/api-baseline "$$(ls -d .build/*/symbolgraph | head -1)" > .build/public-api.txt
+	$(SWIFT) build $(TESTS)
+	@SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFT) build --show-bin-path)" > .build/public-api.txt
 	@diff -u api/public-api.txt .build/public-api.txt >&2 || { echo "api-check: the public API differs from api/public-api.txt (above); if that is on purpose, run make api-baseline and commit the baseline with the change" >&2; exit 1; }
 	@echo "api-check: the public API is the baseline's ($$(wc -l < api/public-api.txt) symbols in api/public-api.txt)"
 
-# The tests under AddressSanitizer and ThreadSanitizer (the batch workers and the signal
-# watcher included), each in its own build folder so the normal build stays as it is. The two
-# tests that measure the process (peak memory, system calls) are off there: the sanitizer's own
-# memory and calls are in what they measure. So are the tests whose subject is an outside
-# program's reading of tally's bytes (Chromium, rsvg-convert, scour, jsonschema, tmux panes;
-# `.readByAnOutsideProgram`): make test runs them in the same CI run, and under a sanitizer the
-# unsanitized programs only compete for the cores. ThreadSanitizer runs every in-process test
-# and the processes of the suites marked `.runsTallysThreads` (the server, batch workers, the
-# signal watcher at work); a process that runs one command on one thread shows it nothing new,
-# and AddressSanitizer runs those.
+# The sanitizers, each on the code where it can find what the compiler cannot, and on the suites
+# that run that code; every test runs in make test's plain run, so none leaves CI.
+#
+# AddressSanitizer watches memory: the code that holds unsafe pointers or calls C (the deflater,
+# PNG encoder, indexed image and Cairo's table in TallyCairo; the font's binary search in
+# TallyBadge; the decimal text in TallyEncoding; SVG ids; the POSIX layer, output files, the
+# signal watcher, docs' file reading and the batch workers in TallyCommands). Its build has the
+# Cairo trait and not the Server one: the server is safe Swift over NIO (no unsafe pointer of
+# ours) and ThreadSanitizer watches it, so NIO and Hummingbird are not built a third time. Its
+# suites: the Cairo, badge and SVG targets whole, and of the command line's the suites whose
+# processes go through those paths (ASAN_SUITES).
+ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|BadgeLabelScriptTests|BatchTests|CairoLoadingTests|ClosedDescriptorTests|DocsCommandTests|DocsSafetyTests|EdgeCaseTests|InterruptionTests|OutputPathTests|ErrorTests
+#
+# ThreadSanitizer watches threads: the server (event loops, the raster queue, the response
+# cache, connection limits), the batch workers and the signal watcher. Its suites: the server's
+# target whole, in process and as processes, and the command line's suites marked
+# `.runsTallysThreads` (whose processes run tally's threads together; `startingAProcess`
+# cancels a process test of one thread there). The rest of the suite is value types on one
+# thread: geometry, SVG, badges, docs' planner, snapshots.
+TSAN_SUITES = TallyServerTests|BatchTests|ClosedDescriptorTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
+#
+# Under either, the two tests that measure the process (peak memory, system calls) are off (the
+# sanitizer's own memory and calls are in what they measure), and so are those whose subject is
+# an outside program's reading of tally's bytes (`.readByAnOutsideProgram`). Each in its own
+# build folder, so the normal build stays as it is.
+ASAN_BUILD = --sanitize=address --build-path .build/asan --disable-default-traits --traits Cairo --force-resolved-versions
+TSAN_BUILD = --sanitize=thread --build-path .build/tsan
 test-sanitize: test-deps
-	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	for tests in "--skip $(ALONE)" "--filter $(ALONE)"; do \
-	  TALLY_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
-	  ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp \
-	  $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan $$tests || exit 1; done
-	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
-	for tests in "--skip $(ALONE)" "--filter $(ALONE)"; do \
-	  TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
-	  $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan $$tests || exit 1; done
+	@$(STEP) "build: AddressSanitizer" $(SWIFT) build $(TESTS) $(ASAN_BUILD)
+	@$(STEP) "AddressSanitizer: $(words $(subst |, ,$(ASAN_SUITES))) suites" env TALLY_SANITIZER=address \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp \
+	  $(SWIFT) test --skip-build $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
+	@$(STEP) "build: ThreadSanitizer" $(SWIFT) build $(TESTS) $(TSAN_BUILD)
+	@$(STEP) "ThreadSanitizer: $(words $(subst |, ,$(TSAN_SUITES))) suites" env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
+	  $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(TSAN_SUITES)' --skip '$(ALONE)'
+	@$(STEP) "ThreadSanitizer: $(ALONE) alone" env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
+	  $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(ALONE)'
 
 # libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers, over scene
 # building + SVG for arbitrary counts and sizes, and over the PNG deflater (any bytes must come
@@ -140,7 +177,7 @@ fuzz: deps
 # Records the reference outputs under Snapshots/ anew. A normal test run never records: a
 # missing or different reference fails it. Look at every changed file before committing.
 snapshots: test-deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build $(TESTS)
 	SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build --filter SnapshotTests
 	$(SWIFT) test --skip-build --filter SnapshotTests
 	# The example package's references too (recording reports each one it writes as a failure).
@@ -195,7 +232,7 @@ bench-compare: deps
 # its own build folder, and tested for what depends on the trait (part of make test; the rest
 # of the suite is the default build's and would only repeat it).
 test-without-cairo: deps
-	$(SWIFT) build --build-tests --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
+	$(SWIFT) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
 	@# Only what depends on the trait: the build, the refusals of PNG and PDF, SVG still drawn.
 	$(SWIFT) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
 	@if [ "$$(uname)" = Linux ] && ldd .build-without-cairo/debug/tally | grep -q libcairo; then \
