@@ -2,6 +2,13 @@
 # packages first (scripts/install-deps), then build with SwiftPM.
 SHELL := /bin/bash
 SWIFT ?= swift
+# Every swift this Makefile runs. SwiftPM plans a build anew, and then recompiles every module of
+# tally, when its environment differs from the last build's in a variable it does not know to
+# ignore (swift-package-manager#9384): make's own (MAKEFLAGS, MAKELEVEL) differ between the top
+# make and a recursive one, and the shell's nesting level (SHLVL) between any two commands. So
+# `make test`'s api-check rebuilt what its first step had just built, and a plugin's run its
+# package's tally. Without them, every step reuses the one build.
+SWIFTPM = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SHLVL -u OLDPWD -u _ $(SWIFT)
 TALLY  = .build/debug/tally
 
 .PHONY: all deps test-deps build demo check test test-sanitize example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
@@ -15,7 +22,7 @@ test-deps:
 	@scripts/install-deps test
 
 build: deps
-	$(SWIFT) build --product tally
+	$(SWIFTPM) build --product tally
 
 # What the tests need and nothing more: the test bundle, and the tally and tally-server it runs.
 # `swift build --build-tests` builds every product of every package in the graph as well
@@ -45,10 +52,13 @@ demo: build
 # reported as skipped: `make test` runs everything.
 check: deps
 	@changed="$$( { git diff --name-only --diff-filter=d HEAD -- '*.swift'; git ls-files --others --exclude-standard -- '*.swift'; } | sort -u)"; \
-	  if [ -n "$$changed" ]; then $(SWIFT) format lint --strict $$changed && echo "lint: the changed Swift files are formatted"; \
+	  if [ -n "$$changed" ]; then $(SWIFTPM) format lint --strict $$changed && echo "lint: the changed Swift files are formatted"; \
 	  else echo "lint: no Swift file changed"; fi
-	$(SWIFT) build $(TESTS)
-	TALLY_CHECK=1 $(SWIFT) test --skip-build
+	@# TALLY_CHECK is in the build's environment too: `swift test` with an environment other than
+	@# the last build's makes SwiftPM load the package anew, and the next build recompile tally
+	@# (SWIFTPM above), so make check's builds and tests share one environment.
+	TALLY_CHECK=1 $(SWIFTPM) build $(TESTS)
+	TALLY_CHECK=1 $(SWIFTPM) test --skip-build
 
 # The suites that time how fast the server recovers (SPEC §6, the server's limits) run after
 # the rest, alone: beside the whole suite on two cores, the wait they measure is the machine's.
@@ -56,10 +66,10 @@ ALONE = DescriptorExhaustionTests
 
 test: test-deps
 	@$(STEP) "lint" $(MAKE) --no-print-directory lint
-	@$(STEP) "build: debug, the tests" $(SWIFT) build $(TESTS)
+	@$(STEP) "build: debug, the tests" $(SWIFTPM) build $(TESTS)
 	@$(STEP) "api-check" $(MAKE) --no-print-directory api-check
-	@$(STEP) "suite" $(SWIFT) test --skip-build --skip '$(ALONE)'
-	@$(STEP) "suite: $(ALONE) alone" $(SWIFT) test --skip-build --filter '$(ALONE)'
+	@$(STEP) "suite" $(SWIFTPM) test --skip-build --skip '$(ALONE)'
+	@$(STEP) "suite: $(ALONE) alone" $(SWIFTPM) test --skip-build --filter '$(ALONE)'
 	@$(STEP) "example: SnapshotExample" $(MAKE) --no-print-directory example-snapshots
 	@$(STEP) "example: LibraryExample" $(MAKE) --no-print-directory example-library
 	@$(STEP) "readme-check" $(MAKE) --no-print-directory readme-check
@@ -74,29 +84,29 @@ test: test-deps
 
 # The example packages, each as a user's package would use tally (make test runs them).
 example-snapshots:
-	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test
 
 example-library:
-	cd Examples/LibraryExample && $(SWIFT) run --quiet TallyLibraryExample
+	cd Examples/LibraryExample && $(SWIFTPM) run --quiet TallyLibraryExample
 	@# Once more with tally's Cairo trait off: it still runs, and links no Cairo (Linux: ldd).
 	@# --force-resolved-versions: the pins are the committed ones, never rewritten for the traits that are off.
-	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFT) run --quiet --force-resolved-versions --scratch-path .build-without-cairo TallyLibraryExample
+	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFTPM) run --quiet --force-resolved-versions --scratch-path .build-without-cairo TallyLibraryExample
 	@if [ "$$(uname)" = Linux ]; then \
 	  if ldd Examples/LibraryExample/.build-without-cairo/debug/TallyLibraryExample | grep -q libcairo; then \
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
 
 example-docs:
-	cd Examples/DocsExample && $(SWIFT) package --allow-writing-to-package-directory tally-docs --check
+	cd Examples/DocsExample && $(SWIFTPM) package --allow-writing-to-package-directory tally-docs --check
 
 # swift-format (in the Swift toolchain) with the project's .swift-format: `make format` rewrites,
 # `make lint` (part of make test) fails on anything format would change or any rule it breaks.
 FORMATTED = Sources Tests Examples Fuzz Benchmarks
 format:
-	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
+	$(SWIFTPM) format format --in-place --recursive --parallel $(FORMATTED)
 
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+	$(SWIFTPM) format lint --strict --recursive --parallel $(FORMATTED)
 	@echo "lint: swift format finds nothing to change in $(FORMATTED)"
 
 # The public API of the library products (Tally, with the stage modules it re-exports, and
@@ -105,13 +115,13 @@ lint:
 # is regenerated with `make api-baseline` and committed with it. The symbols are read from the
 # test build's compiled modules (scripts/api-baseline says why).
 api-baseline: deps
-	$(SWIFT) build $(TESTS)
-	SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFT) build --show-bin-path)" > api/public-api.txt
+	$(SWIFTPM) build $(TESTS)
+	SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFTPM) build --show-bin-path)" > api/public-api.txt
 	@echo "wrote api/public-api.txt ($$(wc -l < api/public-api.txt) public symbols)"
 
 api-check: deps
-	$(SWIFT) build $(TESTS)
-	@SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFT) build --show-bin-path)" > .build/public-api.txt
+	$(SWIFTPM) build $(TESTS)
+	@SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFTPM) build --show-bin-path)" > .build/public-api.txt
 	@diff -u api/public-api.txt .build/public-api.txt >&2 || { echo "api-check: the public API differs from api/public-api.txt (above); if that is on purpose, run make api-baseline and commit the baseline with the change" >&2; exit 1; }
 	@echo "api-check: the public API is the baseline's ($$(wc -l < api/public-api.txt) symbols in api/public-api.txt)"
 
@@ -143,15 +153,15 @@ TSAN_SUITES = TallyServerTests|BatchTests|ClosedDescriptorTests|DocsCommandTests
 ASAN_BUILD = --sanitize=address --build-path .build/asan --disable-default-traits --traits Cairo --force-resolved-versions
 TSAN_BUILD = --sanitize=thread --build-path .build/tsan
 test-sanitize: test-deps
-	@$(STEP) "build: AddressSanitizer" $(SWIFT) build $(TESTS) $(ASAN_BUILD)
+	@$(STEP) "build: AddressSanitizer" $(SWIFTPM) build $(TESTS) $(ASAN_BUILD)
 	@$(STEP) "AddressSanitizer: $(words $(subst |, ,$(ASAN_SUITES))) suites" env TALLY_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp \
-	  $(SWIFT) test --skip-build $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
-	@$(STEP) "build: ThreadSanitizer" $(SWIFT) build $(TESTS) $(TSAN_BUILD)
+	  $(SWIFTPM) test --skip-build $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
+	@$(STEP) "build: ThreadSanitizer" $(SWIFTPM) build $(TESTS) $(TSAN_BUILD)
 	@$(STEP) "ThreadSanitizer: $(words $(subst |, ,$(TSAN_SUITES))) suites" env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
-	  $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(TSAN_SUITES)' --skip '$(ALONE)'
+	  $(SWIFTPM) test --skip-build $(TSAN_BUILD) --filter '$(TSAN_SUITES)' --skip '$(ALONE)'
 	@$(STEP) "ThreadSanitizer: $(ALONE) alone" env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
-	  $(SWIFT) test --skip-build $(TSAN_BUILD) --filter '$(ALONE)'
+	  $(SWIFTPM) test --skip-build $(TSAN_BUILD) --filter '$(ALONE)'
 
 # libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers, over scene
 # building + SVG for arbitrary counts and sizes, and over the PNG deflater (any bytes must come
@@ -161,7 +171,7 @@ test-sanitize: test-deps
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = FuzzCount FuzzCountList FuzzColor FuzzLabel FuzzScene FuzzDeflate
 fuzz: deps
-	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	cd Fuzz && $(SWIFTPM) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	@mkdir -p .build/fuzz/crashes
 	@for target in $(FUZZ_TARGETS); do \
 	  mkdir -p .build/fuzz/$$target; \
@@ -177,12 +187,12 @@ fuzz: deps
 # Records the reference outputs under Snapshots/ anew. A normal test run never records: a
 # missing or different reference fails it. Look at every changed file before committing.
 snapshots: test-deps
-	$(SWIFT) build $(TESTS)
-	SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build --filter SnapshotTests
-	$(SWIFT) test --skip-build --filter SnapshotTests
+	$(SWIFTPM) build $(TESTS)
+	SNAPSHOT_TESTING_RECORD=all $(SWIFTPM) test --skip-build --filter SnapshotTests
+	$(SWIFTPM) test --skip-build --filter SnapshotTests
 	# The example package's references too (recording reports each one it writes as a failure).
-	cd Examples/SnapshotExample && (SNAPSHOT_TESTING_RECORD=all $(SWIFT) test >/dev/null 2>&1 || true) \
-		&& SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+	cd Examples/SnapshotExample && (SNAPSHOT_TESTING_RECORD=all $(SWIFTPM) test >/dev/null 2>&1 || true) \
+		&& SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test
 	$(MAKE) --no-print-directory docs-images
 
 # The pictures of README.md and docs/: each is a `tally docs` region (SPEC §8), redrawn here;
@@ -190,7 +200,7 @@ snapshots: test-deps
 DOCUMENTS = README.md docs
 docs-images: build
 	$(TALLY) docs $(DOCUMENTS)
-	cd Examples/DocsExample && $(SWIFT) package --allow-writing-to-package-directory tally-docs
+	cd Examples/DocsExample && $(SWIFTPM) package --allow-writing-to-package-directory tally-docs
 
 # Shell completion scripts, generated from the command definitions.
 completions: build
@@ -207,7 +217,7 @@ completions: build
 MAN_DATE ?= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then date -u -d "@$$SOURCE_DATE_EPOCH" +%F; else git log -1 --format=%cs 2>/dev/null || date -u +%F; fi)
 man: deps
 	@mkdir -p share/man
-	$(SWIFT) package --allow-writing-to-directory share/man generate-manual --configuration debug --output-directory share/man --date $(MAN_DATE) >/dev/null
+	$(SWIFTPM) package --allow-writing-to-directory share/man generate-manual --configuration debug --output-directory share/man --date $(MAN_DATE) >/dev/null
 	@rm -f share/man/benchmark-command.1
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
@@ -232,16 +242,16 @@ bench-compare: deps
 # its own build folder, and tested for what depends on the trait (part of make test; the rest
 # of the suite is the default build's and would only repeat it).
 test-without-cairo: deps
-	$(SWIFT) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
+	$(SWIFTPM) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
 	@# Only what depends on the trait: the build, the refusals of PNG and PDF, SVG still drawn.
-	$(SWIFT) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
+	$(SWIFTPM) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
 	@if [ "$$(uname)" = Linux ] && ldd .build-without-cairo/debug/tally | grep -q libcairo; then \
 	  echo "tally links libcairo with the Cairo trait off" >&2; exit 1; fi
 
 # The DocC catalogue of the Tally library (Sources/Tally/Tally.docc), warnings as errors (part of
 # make test); the archive is under .build/plugins/Swift-DocC/outputs/.
 docs: deps
-	$(SWIFT) package generate-documentation --target Tally --warnings-as-errors >/dev/null
+	$(SWIFTPM) package generate-documentation --target Tally --warnings-as-errors >/dev/null
 	@echo "docs: the Tally catalogue builds without warnings (.build/plugins/Swift-DocC/outputs/Tally.doccarchive)"
 
 # Every shell example of README.md and docs/, run, and every relative link and anchor of them
@@ -279,5 +289,5 @@ clean:
 # labels at their edges, memory under ulimit -v, tally serve under ulimit -n with idle
 # connections held, raw-socket requests (scripts/sweep says each; docs/reference.md lists them).
 sweep: build
-	$(SWIFT) build --product tally-server
+	$(SWIFTPM) build --product tally-server
 	scripts/sweep $(TALLY)

@@ -47,8 +47,10 @@ func onAThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -
     }
 }
 
-/// `rawExchange` on a thread of its own.
-func exchange(port: Int, _ request: String, seconds: Int = 10) async -> (response: String, closed: Bool) {
+/// `rawExchange` on a thread of its own. A server that answers at all answers within a second;
+/// 30 s is for a machine whose cores are taken by other builds (a 10 s limit failed there on a
+/// request the server did answer), and a server that never answers still fails.
+func exchange(port: Int, _ request: String, seconds: Int = 30) async -> (response: String, closed: Bool) {
     await onAThread { rawExchange(port: port, request, seconds: seconds) }
 }
 
