@@ -77,6 +77,13 @@ package enum ImagePlan {
         }
         let stem = String(relative[..<dot])
         let pathExtension = String(relative[dot...])
+        // A region writes only images (SPEC §8): its files end in the format's extension, so
+        // no -o can name a document, a script or a configuration file.
+        guard pathExtension.lowercased() == "." + request.format.rawValue else {
+            throw PlanError(
+                "-o '\(relative)' ends in \(pathExtension); a region that draws \(request.format.rawValue) writes a .\(request.format.rawValue) file"
+            )
+        }
         let densities = try self.densities(request, inDocC: inDocC)
         let schemes: [(PlannedImage.Scheme, theme: String?, suffix: String)]
         switch (request.followsColorScheme, request.format, inDocC) {
