@@ -102,14 +102,17 @@ package enum DocsRun {
         paths: [String], check: Bool, operations: any DocsFileOperations, say: (String) -> Void
     ) throws(CommandFailure) -> String {
         let warn = { (message: String) in say("tally: warning: \(message)") }
-        let files = try DocumentFiles.load(try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn), warn: warn)
+        let files = try DocumentFiles.load(
+            try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn), warn: warn)
         let targets = DocsTargets(files)
         let plan = DocsPlanner.plan(
             files.map { DocsPlanner.Document(path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil) },
             readCommand: RegionCommand.read, target: targets.target, existing: targets.compare,
             maximumDocumentBytes: DocsCommand.maximumDocumentBytes)
         if let last = plan.failures.last {
-            for failure in plan.failures.dropLast() { say(CommandFailure.line(DocsCommand.shown(failure)).trimmingNewline()) }
+            for failure in plan.failures.dropLast() {
+                say(CommandFailure.line(DocsCommand.shown(failure)).trimmingNewline())
+            }
             throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, DocsCommand.shown(last))
         }
         let scope =
@@ -128,11 +131,14 @@ package enum DocsRun {
         var writes: [DocsTransaction.File] = []
         for write in plan.writes {
             guard let target = targets.targets[write.target] else {
-                throw CommandFailure(.cannotCreate, "\(Values.printable(write.document)):\(write.line): cannot write '\(Values.printable(write.path))'")
+                throw CommandFailure(
+                    .cannotCreate,
+                    "\(Values.printable(write.document)):\(write.line): cannot write '\(Values.printable(write.path))'")
             }
             writes.append(
                 DocsTransaction.File(
-                    target: target, bytes: write.bytes, origin: "\(Values.printable(write.document, limit: 300)):\(write.line)"))
+                    target: target, bytes: write.bytes,
+                    origin: "\(Values.printable(write.document, limit: 300)):\(write.line)"))
         }
         try DocsTransaction(operations: operations).apply(writes)
         let images = plan.writes.filter(\.isImage).count

@@ -336,7 +336,8 @@ final class DocsTargets {
             case ENOENT where existing > 0: existing -= 1
             case EXDEV:
                 throw refuse("'\(Values.printable(path))' leads out of the document's folder (links are resolved)")
-            case ELOOP: throw refuse("'\(Values.printable(path))' is a loop of links, or a link this system will not follow")
+            case ELOOP:
+                throw refuse("'\(Values.printable(path))' is a loop of links, or a link this system will not follow")
             case ENOTDIR: throw refuse("'\(Values.printable(path))' is not a folder")
             default: throw refuse(errorText(code))
             }

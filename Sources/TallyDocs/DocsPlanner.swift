@@ -183,7 +183,8 @@ package enum DocsPlanner {
             guard updated != document.bytes else { continue }
             let changed = zip(regions.regions, bodies[index]).first { $0.0.body != $0.1 }?.0.line ?? 1
             if updated.count > maximumDocumentBytes {
-                let region = regionPassing(maximumDocumentBytes, in: regions, bodies: bodies[index], from: document.bytes)
+                let region = regionPassing(
+                    maximumDocumentBytes, in: regions, bodies: bodies[index], from: document.bytes)
                 plan.failures.append(
                     DocsFinding(
                         document.path, region,
@@ -202,7 +203,8 @@ package enum DocsPlanner {
 
     /// The line of the region whose new reference takes the document past `limit` bytes,
     /// counting the regions' changes in order.
-    static func regionPassing(_ limit: Int, in document: RegionDocument, bodies: [[UInt8]], from bytes: [UInt8]) -> Int {
+    static func regionPassing(_ limit: Int, in document: RegionDocument, bodies: [[UInt8]], from bytes: [UInt8]) -> Int
+    {
         var size = bytes.count
         for (region, body) in zip(document.regions, bodies) {
             size += body.count - region.body.count

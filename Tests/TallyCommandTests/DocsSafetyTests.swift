@@ -1,6 +1,7 @@
 import Foundation
 import TallyCommands
 import TallyOptions
+import TallyPOSIX
 import TallyTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
     static func tree(_ root: String) -> [[UInt8]: Entry] {
         var entries: [[UInt8]: Entry] = [:]
         func walk(_ path: [UInt8]) {
-            guard let folder = open(path) else { return }
+            guard let folder = openFolder(path) else { return }
             defer { closedir(folder) }
             while let entry = readdir(folder) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
@@ -55,7 +56,7 @@ import Testing
     }
 
     /// opendir on a path of raw bytes.
-    static func open(_ path: [UInt8]) -> OpaquePointer? {
+    static func openFolder(_ path: [UInt8]) -> OpaquePointer? {
         let cPath = path.map { CChar(bitPattern: $0) } + [0]
         return opendir(cPath)
     }
@@ -103,13 +104,24 @@ import Testing
         #expect(place.tree == before, "the tree changed", sourceLocation: sourceLocation)
     }
 
+    /// Writes `a.md` with one region running `command`, and expects `tally docs a.md` to be
+    /// refused as `expectRefused` says.
+    static func expectRegionRefused(
+        _ command: String, in place: Place, status: Int32, mentioning needle: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try place.write(region(command), to: "a.md")
+        try expectRefused(["a.md"], in: place, status: status, mentioning: needle, sourceLocation: sourceLocation)
+    }
+
     @Test(.processTimeLimit(minutes: 1))
     func anOutputNamingADocumentIsRefused() throws {
         try startingAProcess()
         let place = try Place()
         defer { place.remove() }
         // The document itself, with a format that would make it an SVG.
-        try place.write("# Notes\nimportant text\n" + Self.region("render 5 --theme light -f svg -o doc.md"), to: "doc.md")
+        try place.write(
+            "# Notes\nimportant text\n" + Self.region("render 5 --theme light -f svg -o doc.md"), to: "doc.md")
         try Self.expectRefused(
             ["doc.md"], in: place, status: 64, mentioning: "doc.md:3: -o 'doc.md' ends in .md; a region that draws svg")
         try Self.expectRefused(
@@ -128,18 +140,17 @@ import Testing
         let place = try Place()
         defer { place.remove() }
         try place.link("images", to: "../outside")
-        try place.write(Self.region("render 5 -o images/t.svg"), to: "a.md")
-        try Self.expectRefused(
-            ["a.md"], in: place, status: 73,
+        try Self.expectRegionRefused(
+            "render 5 -o images/t.svg", in: place, status: 73,
             mentioning: "a.md:1: cannot write 'images/t.svg': 'images' leads out of the document's folder")
         // A link to a folder below, and an -o that is a link to a device.
         try FileManager.default.createDirectory(
             at: place.doc.appendingPathComponent("real"), withIntermediateDirectories: true)
         try place.link("inside", to: "real")
         try place.link("null.svg", to: "/dev/null")
-        try place.write(Self.region("render 5 --theme light -o null.svg"), to: "a.md")
-        try Self.expectRefused(
-            ["a.md"], in: place, status: 73, mentioning: "a.md:1: cannot write 'null.svg': it is a link")
+        try Self.expectRegionRefused(
+            "render 5 --theme light -o null.svg", in: place, status: 73,
+            mentioning: "a.md:1: cannot write 'null.svg': it is a link")
         try place.write(Self.region("render 5 --theme light -o inside/t.svg"), to: "a.md")
         let run = try TallyProcess.run(["docs", "a.md"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
@@ -179,24 +190,21 @@ import Testing
         defer { place.remove() }
         try FileManager.default.createDirectory(
             at: place.doc.appendingPathComponent("t-dark.svg"), withIntermediateDirectories: true)
-        try place.write(Self.region("render 5 -o t.svg"), to: "a.md")
-        try Self.expectRefused(
-            ["a.md"], in: place, status: 73, mentioning: "a.md:1: cannot write 't-dark.svg': it is a folder")
+        try Self.expectRegionRefused(
+            "render 5 -o t.svg", in: place, status: 73, mentioning: "a.md:1: cannot write 't-dark.svg': it is a folder")
         // A folder on the way that is a file.
         try place.write("text", to: "notes.txt")
-        try place.write(Self.region("render 5 --theme light -o notes.txt/t.svg"), to: "a.md")
-        try Self.expectRefused(
-            ["a.md"], in: place, status: 73, mentioning: "a.md:1: cannot write 'notes.txt/t.svg': 'notes.txt' is not a folder")
+        try Self.expectRegionRefused(
+            "render 5 --theme light -o notes.txt/t.svg", in: place, status: 73,
+            mentioning: "a.md:1: cannot write 'notes.txt/t.svg': 'notes.txt' is not a folder")
         // Names whose light and dark forms pass 255 bytes.
         let long = String(repeating: "n", count: 249)
-        try place.write(Self.region("render 5 -o \(long).svg"), to: "a.md")
-        try Self.expectRefused(
-            ["a.md"], in: place, status: 73, mentioning: "bytes; a file name is at most 255")
+        try Self.expectRegionRefused(
+            "render 5 -o \(long).svg", in: place, status: 73, mentioning: "bytes; a file name is at most 255")
         // An unrelated light or dark file of an auto region is never overwritten.
         try place.write("<svg><!-- drawn by hand --></svg>", to: "logo-dark.svg")
-        try place.write(Self.region("render 5 -o logo.svg"), to: "a.md")
-        try Self.expectRefused(
-            ["a.md"], in: place, status: 73,
+        try Self.expectRegionRefused(
+            "render 5 -o logo.svg", in: place, status: 73,
             mentioning: "a.md:1: cannot write 'logo-dark.svg': it is there and is not an image tally wrote")
         try Self.expectRefused(
             ["--check", "a.md"], in: place, status: 73, mentioning: "a.md:1: cannot write 'logo-dark.svg'")
@@ -291,7 +299,8 @@ import Testing
         let place = try Place()
         defer { place.remove() }
         try place.write("# Old Mac\r<!-- tally render 5 --theme light -o five.svg -->\r<!-- /tally -->\r", to: "cr.md")
-        var bytes = Array("<!-- tally render 5 --theme light -o caf".utf8) + [0xE9] + Array(".svg -->\n<!-- /tally -->\n".utf8)
+        var bytes =
+            Array("<!-- tally render 5 --theme light -o caf".utf8) + [0xE9] + Array(".svg -->\n<!-- /tally -->\n".utf8)
         try Data(bytes).write(to: place.doc.appendingPathComponent("latin.md"))
         let run = try TallyProcess.run(["docs", "cr.md", "latin.md"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
@@ -306,6 +315,57 @@ import Testing
         bytes = Array(try Data(contentsOf: place.doc.appendingPathComponent("latin.md")))
         // The reference is the URL of that name: the byte, escaped as itself.
         #expect(String(decoding: bytes, as: UTF8.self).contains("<img src=\"caf%E9.svg\""))
+    }
+
+    /// tally's own images of every kind (render, badge and gallery; SVG, PNG, animated) are
+    /// recognised as such, and replaced when their region changes.
+    @Test(.processTimeLimit(minutes: 1))
+    func tallysOwnImagesAreReplaced() throws {
+        try startingAProcess()
+        let place = try Place()
+        defer { place.remove() }
+        let regions = [
+            "render 5 -f png -o a.png", "render 5 --animate -o b.svg", "badge 5 -o c.svg", "badge 5 -f png -o d.png",
+            "gallery 1 5 -o e.svg", "gallery 1 5 -f png -o f.png",
+        ]
+        try place.write(regions.map(Self.region).joined(), to: "page.md")
+        #expect(try TallyProcess.run(["docs", "page.md"], directory: place.doc).status == 0)
+        try place.write(
+            regions.map { Self.region($0.replacingOccurrences(of: " 5 ", with: " 6 ")) }.joined(), to: "page.md")
+        let run = try TallyProcess.run(["docs", "page.md"], directory: place.doc)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("6 regions in 1 document: wrote 12 images and 1 document"), "\(run.stderr)")
+    }
+
+    /// The kernel's check follows a link that stays below the folder and refuses one that
+    /// leaves; the walk that stands in for it where the kernel has none follows no link.
+    @Test func openingBeneathAFolder() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try FileManager.default.createDirectory(
+            at: place.doc.appendingPathComponent("real/deeper"), withIntermediateDirectories: true)
+        try place.link("inside", to: "real")
+        try place.link("out", to: "../outside")
+        let root = Glibc.open(place.doc.path, O_RDONLY | O_DIRECTORY)
+        #expect(root >= 0)
+        defer { close(root) }
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
+        func opened(_ path: String, kernel: Bool) -> (Bool, Int32) {
+            let descriptor = Beneath.open(root, path, flags, kernel: kernel)
+            let code = errno
+            if descriptor >= 0 { close(descriptor) }
+            return (descriptor >= 0, descriptor >= 0 ? 0 : code)
+        }
+        #expect(opened("real/deeper", kernel: false) == (true, 0))
+        #expect(opened("inside/deeper", kernel: false).0 == false)
+        #expect(opened("out", kernel: false).0 == false)
+        #expect(opened("../outside", kernel: false) == (false, EXDEV))
+        // Where the kernel has openat2 (Linux 5.6 and later), links inside are followed.
+        if opened("out", kernel: true).1 == EXDEV {
+            #expect(opened("inside/deeper", kernel: true) == (true, 0))
+            #expect(opened("../outside", kernel: true) == (false, EXDEV))
+            #expect(opened(place.outside.path, kernel: true) == (false, EXDEV))
+        }
     }
 
     // MARK: All or nothing, in process
@@ -378,7 +438,8 @@ import Testing
                     used.insert(target)
                     let theme = Bool.random(using: &random) ? "--theme light" : ""
                     let format = target.hasSuffix(".md") ? "-f svg" : ""
-                    text += Self.region("render \(Int.random(in: 0...300, using: &random)) \(theme) \(format) -o \(target)")
+                    text += Self.region(
+                        "render \(Int.random(in: 0...300, using: &random)) \(theme) \(format) -o \(target)")
                 }
                 try place.write(text, to: document == 2 ? "sub/page\(document).md" : "page\(document).md")
             }
@@ -432,7 +493,8 @@ import Testing
         let place = try Place()
         defer { place.remove() }
         try place.write(
-            Self.region("render 5 --theme light -o a.svg") + Self.region("render 6 --theme light -o b.svg"), to: "page.md")
+            Self.region("render 5 --theme light -o a.svg") + Self.region("render 6 --theme light -o b.svg"),
+            to: "page.md")
         let faulty = FaultyOperations(rename: 1, code: EIO)
         let error = #expect(throws: CommandFailure.self) {
             _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: faulty, say: { _ in })

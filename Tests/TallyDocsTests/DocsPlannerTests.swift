@@ -196,7 +196,10 @@ import Testing
             documents, readCommand: Self.read,
             target: { image, _ in image.path.hasPrefix("self/") ? String(image.path.dropFirst(5)) : image.path },
             existing: { _, _ in .missing })
-        #expect(clash.failures.map(\.description) == ["b.md:2: 'self/x.svg' is written by a.md:1 too; give each region its own -o"])
+        #expect(
+            clash.failures.map(\.description) == [
+                "b.md:2: 'self/x.svg' is written by a.md:1 too; give each region its own -o"
+            ])
         let refused = DocsPlanner.plan(
             documents, readCommand: Self.read,
             target: { image, _ throws(DocsFailure) in throw DocsFailure("cannot write '\(image.path)'", code: 73) },

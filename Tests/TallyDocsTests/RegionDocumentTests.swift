@@ -128,7 +128,8 @@ import Testing
     /// included, and its new bodies end their lines in CR (SPEC §8: never silently skipped).
     @Test func loneCRDocumentsAreReadByTheirLines() throws {
         let text = Array(
-            "# T\r```\r<!-- tally render 1 -o x.svg -->\r```\r<!-- tally render 1 -o a.svg -->\r<!-- /tally -->\rend".utf8)
+            "# T\r```\r<!-- tally render 1 -o x.svg -->\r```\r<!-- tally render 1 -o a.svg -->\r<!-- /tally -->\rend"
+                .utf8)
         let document = try RegionDocument(text, kind: .markdown)
         #expect(document.regions.count == 1)
         let region = try #require(document.regions.first)
