@@ -80,6 +80,9 @@ struct DocsCommand: ParsableCommand {
         // Past `ulimit -f` a write then fails with EFBIG, reported as any failure is, instead
         // of SIGXFSZ ending tally without a word.
         signal(SIGXFSZ, SIG_IGN)
+        // A folder a document's regions write in stays open for the run, so a link swapped in
+        // later cannot move it: a run over many folders needs more than the default 1,024.
+        DescriptorLimit.raiseToHardLimit()
         let outcome = try DocsRun.update(
             paths: paths, check: check, operations: SystemFileOperations(), say: { StandardError.send($0 + "\n") })
         StandardError.send("tally: \(outcome)\n")
@@ -107,7 +110,9 @@ package enum DocsRun {
         let targets = DocsTargets(files)
         let plan = DocsPlanner.plan(
             files.map { DocsPlanner.Document(path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil) },
-            readCommand: RegionCommand.read, target: targets.target, existing: targets.compare,
+            readCommand: RegionCommand.read,
+            target: { image, document throws(DocsFailure) in try targets.target(image, of: document) },
+            existing: targets.compare,
             maximumDocumentBytes: DocsCommand.maximumDocumentBytes)
         if let last = plan.failures.last {
             for failure in plan.failures.dropLast() {
@@ -130,10 +135,13 @@ package enum DocsRun {
         }
         var writes: [DocsTransaction.File] = []
         for write in plan.writes {
-            guard let target = targets.targets[write.target] else {
+            let target: DocsTargets.Target
+            do throws(DocsFailure) {
+                target = try targets.target(named: write.target)
+            } catch {
                 throw CommandFailure(
-                    .cannotCreate,
-                    "\(Values.printable(write.document)):\(write.line): cannot write '\(Values.printable(write.path))'")
+                    CommandFailure.Code(rawValue: error.code) ?? .cannotCreate,
+                    "\(Values.printable(write.document, limit: 300)):\(write.line): \(error.message)")
             }
             writes.append(
                 DocsTransaction.File(

@@ -281,13 +281,22 @@ final class DocsTargets {
         for document in documents { byPath[document.path] = document }
         self.documents = byPath
         identities = Set(documents.map(\.identity))
-        // Each document is a target of its own update: in its real folder, under its real name.
-        for document in documents {
-            guard let root = try? self.root(document.realFolder, shown: document.path) else { continue }
-            targets[document.path] = Target(
-                root: root, rootPath: document.realFolder, folders: [], name: document.realName, existingFolders: 0,
-                mode: document.mode, shown: document.path)
+    }
+
+    /// Where a write goes: a checked image by its key, or a document (whose key is its path)
+    /// in its real folder under its real name, so a document named through a link is updated
+    /// through it.
+    func target(named key: String) throws(DocsFailure) -> Target {
+        if let target = targets[key] { return target }
+        guard let document = documents[key] else {
+            throw DocsFailure(
+                "cannot write '\(Values.printable(key))': it was not checked",
+                code: CommandFailure.Code.cannotCreate.rawValue)
         }
+        let root = try root(document.realFolder, shown: document.path)
+        return Target(
+            root: root, rootPath: document.realFolder, folders: [], name: document.realName, existingFolders: 0,
+            mode: document.mode, shown: document.path)
     }
 
     deinit {
@@ -316,8 +325,18 @@ final class DocsTargets {
             DocsFailure("cannot write '\(shown)': \(reason)", code: CommandFailure.Code.cannotCreate.rawValue)
         }
         guard let file = documents[document.path] else { throw refuse("its document was not read") }
-        let root = try self.root(file.realFolder, shown: file.path)
-        var folders = image.reference.split(separator: "/").map(String.init)
+        // The inside: the document's real folder, or in a .docc catalogue the catalogue.
+        let (rootPath, below) = Self.inside(file.realFolder)
+        let root = try self.root(rootPath, shown: file.path)
+        var folders = below
+        for component in image.reference.split(separator: "/").map(String.init) {
+            guard component == ".." else {
+                folders.append(component)
+                continue
+            }
+            guard !folders.isEmpty else { throw refuse("it leaves the catalogue") }
+            folders.removeLast()
+        }
         let name = folders.removeLast()
         for component in folders + [name] where ByteText.bytes(component).count > 255 {
             throw refuse(
@@ -360,9 +379,19 @@ final class DocsTargets {
             mode = try checkExisting(name, in: folder, refuse: refuse)
         }
         targets[key] = Target(
-            root: root, rootPath: file.realFolder, folders: folders, name: name, existingFolders: existing,
-            mode: mode, shown: image.path)
+            root: root, rootPath: rootPath, folders: folders, name: name, existingFolders: existing, mode: mode,
+            shown: image.path)
         return key
+    }
+
+    /// The folder a document's regions may write in, and the document's folder below it:
+    /// its own folder, or the nearest `.docc` catalogue on its real path (SPEC §8).
+    static func inside(_ realFolder: String) -> (root: String, below: [String]) {
+        guard let depth = ImagePlan.depthInDocC(realFolder), depth > 0 else { return (realFolder, []) }
+        var components = realFolder.split(separator: "/").map(String.init)
+        let below = Array(components.suffix(depth))
+        components.removeLast(depth)
+        return ("/" + components.joined(separator: "/"), below)
     }
 
     /// What may be replaced: nothing there, or a regular file that is an image tally could

@@ -101,7 +101,7 @@ package enum DocsPlanner {
                     do {
                         images = try ImagePlan.images(
                             for: command.request, documentFolder: document.folder,
-                            inDocC: document.isInDocC)
+                            inDocC: document.isInDocC, climb: ImagePlan.depthInDocC(document.folder) ?? 0)
                     } catch {
                         throw DocsFailure(error.message)
                     }

@@ -337,6 +337,26 @@ import Testing
         #expect(run.stderr.contains("6 regions in 1 document: wrote 12 images and 1 document"), "\(run.stderr)")
     }
 
+    /// In a `.docc` catalogue the inside is the catalogue: an article writes into its
+    /// Resources, checked beneath the catalogue's real folder, and no further.
+    @Test(.processTimeLimit(minutes: 1))
+    func inACatalogueTheInsideIsTheCatalogue() throws {
+        try startingAProcess()
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(
+            Self.region("render 5 --theme light -f png -o ../Resources/five.png"), to: "A.docc/Articles/a.md")
+        let run = try TallyProcess.run(["docs", "A.docc"], directory: place.doc)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            FileManager.default.fileExists(atPath: place.doc.appendingPathComponent("A.docc/Resources/five.png").path))
+        try place.link("A.docc/Resources/out", to: "../../../outside")
+        try place.write(
+            Self.region("render 5 --theme light -f png -o ../Resources/out/five.png"), to: "A.docc/Articles/a.md")
+        try Self.expectRefused(
+            ["A.docc"], in: place, status: 73, mentioning: "'Resources/out' leads out of the document's folder")
+    }
+
     /// The kernel's check follows a link that stays below the folder and refuses one that
     /// leaves; the walk that stands in for it where the kernel has none follows no link.
     @Test func openingBeneathAFolder() throws {

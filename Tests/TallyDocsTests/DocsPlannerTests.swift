@@ -173,6 +173,25 @@ import Testing
         }
     }
 
+    /// SPEC §8: in a `.docc` catalogue the inside is the catalogue, so an article's -o may
+    /// climb to the catalogue's Resources, and no further.
+    @Test func inACatalogueTheInsideIsTheCatalogue() {
+        let article = "x\n<!-- tally render ../Resources/a.png -->\n<!-- /tally -->\n"
+        let plan = Self.plan([("Sources/A/A.docc/Articles/Guide.md", article)])
+        #expect(plan.failures.isEmpty)
+        #expect(plan.writes.first?.path == "Sources/A/A.docc/Resources/a.png")
+        let out = Self.plan([
+            ("Sources/A/A.docc/Articles/Guide.md", "x\n<!-- tally render ../../Resources/a.png -->\n<!-- /tally -->\n")
+        ])
+        #expect(
+            out.failures.map(\.description) == [
+                "Sources/A/A.docc/Articles/Guide.md:2: -o '../../Resources/a.png' leaves the catalogue; keep the images in it"
+            ])
+        #expect(
+            Self.plan([("docs/Guide.md", article)]).failures.first?.message.contains("leaves the document's folder")
+                == true)
+    }
+
     /// SPEC §8: a region writes only images, so its files end in its format's extension.
     @Test func anOutputEndsInItsFormatsExtension() {
         let plan = Self.plan([("a.md", "x\n<!-- tally render notes.md -->\n<!-- /tally -->\n")])
