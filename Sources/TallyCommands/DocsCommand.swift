@@ -30,8 +30,7 @@ struct DocsCommand: ParsableCommand {
             not written again. If any region is bad, each is named as FILE:LINE with the \
             command's own error and exit code, and no file changes.
 
-            A region writes only images, only inside its document's folder (links resolved), \
-            never over a file that is not an image tally wrote, and all or nothing.
+            A region writes only images, only inside its document's folder, all or nothing.
 
             Examples:
               tally docs README.md docs          update README.md and docs/
