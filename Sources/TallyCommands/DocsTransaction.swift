@@ -24,10 +24,13 @@ package struct SystemFileOperations: DocsFileOperations {
 }
 
 /// A run's writes, all or nothing (SPEC §8), as a database commits a transaction: every file,
-/// image or document, is first written whole into a temporary file beside its target; only
-/// when all are written are they renamed into place, images first. A failure before the renames
-/// removes every temporary file and every folder the run made, so no file changes. A failure
-/// during the renames (the disk gone) names every file already replaced and every one not.
+/// image or document, is first written whole into a temporary file beside its target, and a
+/// file it replaces gets a second name (a hard link, the rollback journal); only when all are
+/// written are they renamed into place, images first. A failure before the renames (a full
+/// disk, an immutable file, which refuses the link) removes every temporary file and every
+/// folder the run made, so no file changes. A failure during the renames puts the files
+/// already replaced back from their second names; only if that fails too (the disk gone) does
+/// a run end half done, and then the error names every file replaced and every file not.
 struct DocsTransaction {
     /// A file to put in place.
     struct File {
@@ -39,25 +42,30 @@ struct DocsTransaction {
 
     let operations: any DocsFileOperations
 
-    /// A temporary file written, waiting for its rename.
+    /// A file written, waiting for its rename: its temporary name and, when it replaces a file,
+    /// the old file's second name. Both are registered, so an interruption removes them (the
+    /// second name is only a link: removing it loses no bytes).
     private struct Staged {
         var folder: Int32
         var temporary: String
-        var registered: String
+        var backup: String?
         var file: File
+        var folderPath: String
+
+        func registered(_ name: String) -> String { folderPath + "/" + name }
+
+        /// Removes a name of its own in its folder, and forgets it.
+        func remove(_ name: String?) {
+            guard let name else { return }
+            _ = withPath(name) { unlinkat(folder, $0, 0) }
+            TemporaryFiles.shared.remove(registered(name))
+        }
     }
 
     /// Writes `files`, all or none.
     func apply(_ files: [File]) throws(CommandFailure) {
         var folders = FolderMaker()
         var staged: [Staged] = []
-        func undo() {
-            for item in staged {
-                _ = withPath(item.temporary) { unlinkat(item.folder, $0, 0) }
-                TemporaryFiles.shared.remove(item.registered)
-            }
-            folders.removeMade()
-        }
         defer { folders.closeAll() }
         for file in files {
             let failure: CommandFailure?
@@ -69,62 +77,112 @@ struct DocsTransaction {
                 failure = error
             }
             if let failure {
-                undo()
+                for item in staged {
+                    item.remove(item.temporary)
+                    item.remove(item.backup)
+                }
+                folders.removeMade()
                 throw failure
             }
         }
         for (index, item) in staged.enumerated() {
             let code = operations.rename(in: item.folder, item.temporary, item.file.target.name)
-            TemporaryFiles.shared.remove(item.registered)
-            guard code == 0 else {
-                for rest in staged[(index + 1)...] {
-                    _ = withPath(rest.temporary) { unlinkat(rest.folder, $0, 0) }
-                    TemporaryFiles.shared.remove(rest.registered)
+            if code == 0 {
+                TemporaryFiles.shared.remove(item.registered(item.temporary))
+                continue
+            }
+            for rest in staged[index...] {
+                rest.remove(rest.temporary)
+                rest.remove(rest.backup)
+            }
+            let kept = rollBack(staged[..<index])
+            if kept.isEmpty { folders.removeMade() }
+            let shown = "'\(Values.printable(item.file.target.shown))'"
+            let outcome =
+                kept.isEmpty
+                ? "every file is as it was"
+                : "replaced and not put back: \(kept.map { "'\(Values.printable($0))'" }.joined(separator: ", ")); as they were: \(staged[index...].map { "'\(Values.printable($0.file.target.shown))'" }.joined(separator: ", "))"
+            throw CommandFailure(.io, "\(item.file.origin): cannot replace \(shown): \(errorText(code)); \(outcome)")
+        }
+        for item in staged { item.remove(item.backup) }
+    }
+
+    /// Puts back the files replaced, last first: the old file from its second name, or a new
+    /// file removed. Returns the files that could not be put back.
+    private func rollBack(_ replaced: ArraySlice<Staged>) -> [String] {
+        var kept: [String] = []
+        for item in replaced.reversed() {
+            let name = item.file.target.name
+            if let backup = item.backup {
+                if operations.rename(in: item.folder, backup, name) == 0 {
+                    TemporaryFiles.shared.remove(item.registered(backup))
+                } else {
+                    item.remove(backup)
+                    kept.append(item.file.target.shown)
                 }
-                _ = withPath(item.temporary) { unlinkat(item.folder, $0, 0) }
-                let replaced = staged[..<index].map { "'\(Values.printable($0.file.target.shown))'" }
-                let notReplaced = staged[index...].map { "'\(Values.printable($0.file.target.shown))'" }
-                throw CommandFailure(
-                    .io,
-                    "\(item.file.origin): cannot replace '\(Values.printable(item.file.target.shown))': \(errorText(code)); replaced: \(replaced.isEmpty ? "none" : replaced.joined(separator: ", ")); not replaced: \(notReplaced.joined(separator: ", "))"
-                )
+            } else if withPath(name, { unlinkat(item.folder, $0, 0) }) != 0 {
+                kept.append(item.file.target.shown)
             }
         }
+        return kept.reversed()
     }
 
     /// Writes a file's bytes into a new temporary file in its folder, with the mode the target
-    /// keeps (its own, or a new file's).
+    /// keeps (its own, or a new file's), and gives the file it replaces a second name.
     private func stage(_ file: File, in folder: Int32) throws(CommandFailure) -> Staged {
         let shown = Values.printable(file.target.shown)
         func failure(_ code: Int32, _ exit: CommandFailure.Code) -> CommandFailure {
             CommandFailure(exit, "\(file.origin): cannot write '\(shown)': \(errorText(code))")
         }
         let name = file.target.name
-        // The temporary name is the target's with a prefix and suffix, unless that would pass
-        // the 255-byte limit of a file name; then a short one.
-        let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
         let folderPath = ([file.target.rootPath] + file.target.folders).joined(separator: "/")
+        var staged = Staged(folder: folder, temporary: "", backup: nil, file: file, folderPath: folderPath)
         var descriptor: Int32 = -1
-        var temporary = ""
-        var registered = ""
-        for _ in 0..<100 {
-            temporary = prefix + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
-            registered = folderPath + "/" + temporary
-            descriptor = TemporaryFiles.shared.creating(registered) {
-                withPath(temporary) { openat(folder, $0, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        staged.temporary = Self.uniqueName(for: name, in: folderPath) { temporary in
+            descriptor = withPath(temporary) {
+                openat(folder, $0, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
             }
-            if descriptor >= 0 || errno != EEXIST { break }
+            return descriptor
         }
         guard descriptor >= 0 else { throw failure(errno, .cannotCreate) }
         var code = operations.write(descriptor, file.bytes)
         if code == 0 && fchmod(descriptor, file.target.mode ?? Output.newFileMode) != 0 { code = errno }
         if close(descriptor) != 0 && code == 0 { code = errno }
         guard code == 0 else {
-            _ = withPath(temporary) { unlinkat(folder, $0, 0) }
-            TemporaryFiles.shared.remove(registered)
+            staged.remove(staged.temporary)
             throw failure(code, .io)
         }
-        return Staged(folder: folder, temporary: temporary, registered: registered, file: file)
+        guard file.target.mode != nil else { return staged }
+        // The old file's second name; an immutable or append-only file refuses it (EPERM), so
+        // it is found here, before any rename.
+        var linked: Int32 = -1
+        let backup = Self.uniqueName(for: name, in: folderPath) { backup in
+            linked = withPath(name) { from in withPath(backup) { linkat(folder, from, folder, $0, 0) } }
+            return linked
+        }
+        if linked == 0 {
+            staged.backup = backup
+        } else if errno != ENOENT {
+            let code = errno
+            staged.remove(staged.temporary)
+            throw CommandFailure(.cannotCreate, "\(file.origin): cannot replace '\(shown)': \(errorText(code))")
+        }
+        return staged
+    }
+
+    /// A new name beside `name`, made by `create` (which returns -1 with `errno` set, else
+    /// anything) and registered under the lock, so an interruption always finds it: the
+    /// target's name with a prefix and suffix, or a short one where that would pass the
+    /// 255-byte limit of a file name.
+    private static func uniqueName(for name: String, in folderPath: String, _ create: (String) -> Int32) -> String {
+        let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
+        var candidate = ""
+        for _ in 0..<100 {
+            candidate = prefix + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+            let made = TemporaryFiles.shared.creating(folderPath + "/" + candidate) { create(candidate) }
+            if made >= 0 || errno != EEXIST { break }
+        }
+        return candidate
     }
 }
 

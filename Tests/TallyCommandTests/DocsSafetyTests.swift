@@ -390,17 +390,18 @@ import Testing
 
     // MARK: All or nothing, in process
 
-    /// Fails the write or rename of a chosen number, counting from 0, with a chosen `errno`.
+    /// Fails the write, or the renames, of chosen numbers (counting from 0), with a chosen
+    /// `errno`.
     final class FaultyOperations: DocsFileOperations, @unchecked Sendable {
         let system = SystemFileOperations()
         var failingWrite: Int?
-        var failingRename: Int?
+        var failingRenames: Set<Int>
         var code: Int32
         var writes = 0
         var renames = 0
 
-        init(write: Int? = nil, rename: Int? = nil, code: Int32 = ENOSPC) {
-            (failingWrite, failingRename, self.code) = (write, rename, code)
+        init(write: Int? = nil, renames: Set<Int> = [], code: Int32 = ENOSPC) {
+            (failingWrite, failingRenames, self.code) = (write, renames, code)
         }
 
         func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
@@ -415,7 +416,12 @@ import Testing
 
         func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 {
             defer { renames += 1 }
-            return renames == failingRename ? code : system.rename(in: folder, from, to)
+            return failingRenames.contains(renames) ? code : system.rename(in: folder, from, to)
+        }
+
+        /// Whether a fault was reached.
+        var faulted: Bool {
+            failingWrite.map { writes > $0 } ?? false || failingRenames.contains { renames > $0 }
         }
     }
 
@@ -423,17 +429,15 @@ import Testing
     static let olderImage = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"tally-000000000000\"></svg>\n"
 
     /// Random documents, regions and targets (new names, older tally images, documents, images
-    /// drawn by hand, links inside and out, FIFOs, folders) and a fault at a random write: the
-    /// run either writes every file it planned (a check then passes) or leaves every entry as it
-    /// was; no temporary file stays and nothing outside changes.
+    /// drawn by hand, links inside and out, FIFOs, folders) and a fault at a random write or
+    /// rename: the run either writes every file it planned (a check then passes) or leaves
+    /// every entry as it was; no temporary file stays and nothing outside changes.
     @Test func aRunWritesEverythingOrNothing() throws {
         var random = SeededGenerator(state: 0xD0C5_5AFE)
-        let targets = [
-            "new.svg", "img/new.svg", "img/deep/new.svg", "older.svg", "hand.svg", "other.md", "inlink/new.svg",
-            "outlink/new.svg", "fifo.svg", "folder.svg", "self/older.svg", "dangling/new.svg",
-        ]
+        let allowed = ["new.svg", "img/new.svg", "img/deep/new.svg", "older.svg", "inlink/new.svg", "self/older.svg"]
+        let hostile = ["hand.svg", "other.md", "outlink/new.svg", "fifo.svg", "folder.svg", "dangling/new.svg"]
         var outcomes = (written: 0, refused: 0, faulted: 0)
-        for _ in 0..<120 {
+        for _ in 0..<80 {
             let place = try Place()
             defer { place.remove() }
             try place.write(Self.olderImage, to: "older.svg")
@@ -449,6 +453,8 @@ import Testing
             try FileManager.default.createDirectory(
                 at: place.doc.appendingPathComponent("folder.svg"), withIntermediateDirectories: true)
             var used: Set<String> = []
+            // A third of the runs may meet targets that must be refused.
+            let targets = allowed + (Int.random(in: 0..<3, using: &random) == 0 ? hostile : [])
             for document in 0..<Int.random(in: 1...3, using: &random) {
                 var text = "# Page \(document)\n"
                 for _ in 0..<Int.random(in: 0...3, using: &random) {
@@ -464,9 +470,16 @@ import Testing
                 try place.write(text, to: document == 2 ? "sub/page\(document).md" : "page\(document).md")
             }
             let before = place.tree
-            let faulty = FaultyOperations(
-                write: Int.random(in: 0..<4, using: &random) > 0 ? Int.random(in: 0..<6, using: &random) : nil,
-                code: [ENOSPC, EIO, EFBIG, EDQUOT].randomElement(using: &random)!)
+            // A fault at a write (before any rename) or at a rename (then the files replaced
+            // are put back): either way every file ends as it was.
+            let fault = Int.random(in: 0..<6, using: &random)
+            let faulty =
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: FaultyOperations(code: EIO)
+                case 1: FaultyOperations(renames: [fault], code: EIO)
+                default:
+                    FaultyOperations(write: fault, code: [ENOSPC, EIO, EFBIG, EDQUOT].randomElement(using: &random)!)
+                }
             var failure: CommandFailure?
             do {
                 _ = try DocsRun.update(
@@ -482,16 +495,18 @@ import Testing
             #expect(outside(after) == outside(before))
             if let failure {
                 #expect(after == before, "\(failure.message)")
-                if let fault = faulty.failingWrite, faulty.writes > fault {
+                if faulty.faulted {
                     outcomes.faulted += 1
-                    #expect(failure.message.contains(": cannot write '"), "\(failure.message)")
+                    #expect(
+                        failure.message.contains(": cannot write '")
+                            || failure.message.hasSuffix("every file is as it was"), "\(failure.message)")
                 } else {
                     outcomes.refused += 1
                 }
             } else {
                 // Every planned file has its new bytes: a check finds nothing stale.
                 outcomes.written += 1
-                #expect(faulty.failingWrite.map { faulty.writes <= $0 } ?? true)
+                #expect(!faulty.faulted)
                 _ = try DocsRun.update(
                     paths: [place.doc.path], check: true, operations: SystemFileOperations(), say: { _ in })
                 // Nothing but tally's images and the documents with regions changed.
@@ -507,25 +522,38 @@ import Testing
         #expect(outcomes.written > 10 && outcomes.refused > 10 && outcomes.faulted > 10, "\(outcomes)")
     }
 
-    /// A failure during the renames names the files replaced and those not, and leaves no
-    /// temporary file.
-    @Test func aFailedRenameNamesWhatWasReplaced() throws {
+    /// A failure during the renames puts back the files already replaced; where that fails
+    /// too, the error names the files replaced and those not. No temporary file stays.
+    @Test func aFailedRenamePutsBackWhatWasReplaced() throws {
         let place = try Place()
         defer { place.remove() }
-        try place.write(
-            Self.region("render 5 --theme light -o a.svg") + Self.region("render 6 --theme light -o b.svg"),
-            to: "page.md")
-        let faulty = FaultyOperations(rename: 1, code: EIO)
-        let error = #expect(throws: CommandFailure.self) {
-            _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: faulty, say: { _ in })
-        }
+        let regions = Self.region("render 5 --theme light -o a.svg") + Self.region("render 6 --theme light -o b.svg")
+        try place.write(regions, to: "page.md")
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        try place.write(regions.replacingOccurrences(of: "render ", with: "render 1"), to: "page.md")
+        let before = place.tree
         let folder = place.doc.path
+        // The rename of b.svg fails: a.svg, already replaced, is put back.
+        let putBack = #expect(throws: CommandFailure.self) {
+            _ = try DocsRun.update(
+                paths: [folder], check: false, operations: FaultyOperations(renames: [1], code: EIO), say: { _ in })
+        }
         #expect(
-            error?.message
-                == "\(folder)/page.md:3: cannot replace '\(folder)/b.svg': Input/output error; replaced: '\(folder)/a.svg'; not replaced: '\(folder)/b.svg', '\(folder)/page.md'",
-            "\(error?.message ?? "")")
-        #expect(error?.code == .io)
-        let names = try FileManager.default.contentsOfDirectory(atPath: place.doc.path).sorted()
-        #expect(names == ["a.svg", "page.md"])
+            putBack?.message
+                == "\(folder)/page.md:3: cannot replace '\(folder)/b.svg': Input/output error; every file is as it was")
+        #expect(putBack?.code == .io)
+        #expect(place.tree == before)
+        // Putting a.svg back fails too: the error says what was replaced and what was not.
+        let halfDone = #expect(throws: CommandFailure.self) {
+            _ = try DocsRun.update(
+                paths: [folder], check: false, operations: FaultyOperations(renames: [1, 2], code: EIO), say: { _ in })
+        }
+        #expect(
+            halfDone?.message
+                == "\(folder)/page.md:3: cannot replace '\(folder)/b.svg': Input/output error; replaced and not put back: '\(folder)/a.svg'; as they were: '\(folder)/b.svg', '\(folder)/page.md'"
+        )
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(names == ["a.svg", "b.svg", "page.md"])
+        #expect(place.tree.filter { $0.value != before[$0.key] }.count == 1)
     }
 }
