@@ -292,6 +292,26 @@ import Testing
         #expect(place.tree == before)
     }
 
+    /// An immutable document refuses the second name its update keeps of it, so the run stops
+    /// before any rename: the images it would have replaced are as they were.
+    @Test(.processTimeLimit(minutes: 1), .enabled(if: installedProgram("chattr") != nil))
+    func anImmutableDocumentIsFoundBeforeAnyRename() throws {
+        try startingAProcess()
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o five.svg"), to: "page.md")
+        #expect(try TallyProcess.run(["docs", "page.md"], directory: place.doc).status == 0)
+        try place.write(Self.region("render 6 --theme light -o five.svg"), to: "page.md")
+        let chattr = try #require(installedProgram("chattr"))
+        let page = place.doc.appendingPathComponent("page.md").path
+        // Only root may set the flag, and only some file systems keep it (not tmpfs).
+        guard try runProgram(chattr, ["+i", page]).status == 0 else { return }
+        defer { _ = try? runProgram(chattr, ["-i", page]) }
+        try Self.expectRefused(
+            ["page.md"], in: place, status: 73,
+            mentioning: "page.md:1: cannot replace 'page.md': Operation not permitted")
+    }
+
     /// A lone-CR document is read line by line; `-o`'s bytes are the file's name as given.
     @Test(.processTimeLimit(minutes: 1))
     func loneCRLinesAndBytesThatAreNotUTF8() throws {
