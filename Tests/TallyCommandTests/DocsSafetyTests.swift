@@ -542,6 +542,52 @@ import Testing
         #expect(outcomes.written > 10 && outcomes.refused > 10 && outcomes.faulted > 10, "\(outcomes)")
     }
 
+    /// Swaps a folder for a link to another place at the run's first write.
+    final class SwappingOperations: DocsFileOperations, @unchecked Sendable {
+        let system = SystemFileOperations()
+        let folder: String
+        let link: String
+        var swapped = false
+
+        init(folder: String, link: String) { (self.folder, self.link) = (folder, link) }
+
+        func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+            if !swapped {
+                swapped = true
+                #expect(Glibc.rename(folder, folder + "-moved") == 0)
+                #expect(symlink(link, folder) == 0)
+            }
+            return system.write(descriptor, bytes)
+        }
+
+        func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 { system.rename(in: folder, from, to) }
+    }
+
+    /// A link swapped in for a folder during the run cannot lead a write out: the folder
+    /// already opened keeps its writes (now in the folder moved aside), and one opened later
+    /// beneath the document's folder is refused, so every file is put back.
+    @Test func aLinkSwappedInDuringTheRunCannotLeadOut() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(
+            Self.region("render 5 --theme light -o img/a.svg") + Self.region("render 6 --theme light -o img/sub/b.svg"),
+            to: "page.md")
+        try FileManager.default.createDirectory(
+            at: place.doc.appendingPathComponent("img"), withIntermediateDirectories: true)
+        let outside = place.tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) }
+        let swapping = SwappingOperations(folder: place.doc.appendingPathComponent("img").path, link: "../outside")
+        let error = #expect(throws: CommandFailure.self) {
+            _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: swapping, say: { _ in })
+        }
+        #expect(swapping.swapped)
+        #expect(error?.message.contains("page.md:3: cannot create") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("it leads out of the document's folder") == true)
+        let after = place.tree
+        #expect(after.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) } == outside)
+        #expect(!after.keys.contains { String(decoding: $0, as: UTF8.self).contains(".tally-") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: place.doc.path + "/img-moved").isEmpty)
+    }
+
     /// A failure during the renames puts back the files already replaced; where that fails
     /// too, the error names the files replaced and those not. No temporary file stays.
     @Test func aFailedRenamePutsBackWhatWasReplaced() throws {
