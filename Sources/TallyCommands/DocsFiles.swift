@@ -303,10 +303,17 @@ final class DocsTargets {
         for descriptor in roots.values { close(descriptor) }
     }
 
-    /// The folder a document's regions write in, opened once.
+    /// The folder a document's regions write in, opened once. Its path is real (every link
+    /// resolved), so it is opened from `/` following no link at all: a link swapped in for one
+    /// of its folders since it was resolved is refused, not followed.
     private func root(_ folder: String, shown: String) throws(DocsFailure) -> Int32 {
         if let open = roots[folder] { return open }
-        let descriptor = withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let top = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Beneath.open(
+            top, String(folder.drop { $0 == "/" }), O_RDONLY | O_DIRECTORY | O_CLOEXEC, kernel: false)
+        let code = errno
+        if top >= 0 { close(top) }
+        errno = code
         guard descriptor >= 0 else {
             throw DocsFailure(
                 "cannot open the folder of '\(Values.printable(shown))': \(errorText(errno))",
