@@ -262,10 +262,22 @@ import Testing
         try FileManager.default.createDirectory(
             at: place.doc.appendingPathComponent("folder"), withIntermediateDirectories: true)
         try place.link("x.md", to: "folder")
+        #expect(mkfifo(place.doc.appendingPathComponent("pipe.md").path, 0o644) == 0)
+        // A document outside the folder searched, with a region: a search does not write
+        // through a link that leaves it.
+        try place.write(Self.region("render 5 --theme light -o five.svg"), to: "../outside/away.md")
+        try place.link("away.md", to: "../outside/away.md")
+        let before = place.tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) }
         let run = try TallyProcess.run(["docs"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
         let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("tally: warning: ") }
-        #expect(warnings.count == 3, "\(run.stderr)")
+        #expect(warnings.count == 5, "\(run.stderr)")
+        #expect(warnings.contains { $0.contains("'pipe.md': it is a FIFO, not a document") })
+        #expect(
+            warnings.contains {
+                $0.contains("'away.md': it is a link to '") && $0.hasSuffix("outside the folder searched")
+            })
+        #expect(place.tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) } == before)
         #expect(warnings.contains { $0.contains("'gone.md': it is a link to nothing") })
         #expect(warnings.contains { $0.contains("'loop.md': it is a loop of links") })
         #expect(warnings.contains { $0.contains("'x.md': it is a link to a folder") })
