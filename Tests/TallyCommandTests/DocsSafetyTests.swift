@@ -86,6 +86,9 @@ import Testing
 
         var tree: [[UInt8]: Entry] { DocsSafetyTests.tree(base.path) }
 
+        /// The entries of `outside` and below, which no run may change.
+        var outsideTree: [[UInt8]: Entry] { DocsSafetyTests.tree(outside.path) }
+
         func remove() { try? FileManager.default.removeItem(at: base) }
     }
 
@@ -169,8 +172,10 @@ import Testing
         try FileManager.default.createDirectory(
             at: place.doc.appendingPathComponent("docs"), withIntermediateDirectories: true)
         try place.link("docs/index.md", to: "../README.md")
+        let outside = place.outsideTree
         let run = try TallyProcess.run(["docs", "docs/index.md"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(place.outsideTree == outside)
         #expect(OutputPathTests.isLink(place.doc.appendingPathComponent("docs/index.md").path))
         let readme = try String(contentsOf: place.doc.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("<img src=\"images/five.svg\""))
@@ -267,7 +272,7 @@ import Testing
         // through a link that leaves it.
         try place.write(Self.region("render 5 --theme light -o five.svg"), to: "../outside/away.md")
         try place.link("away.md", to: "../outside/away.md")
-        let before = place.tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) }
+        let before = place.outsideTree
         let run = try TallyProcess.run(["docs"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
         let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("tally: warning: ") }
@@ -277,7 +282,7 @@ import Testing
             warnings.contains {
                 $0.contains("'away.md': it is a link to '") && $0.hasSuffix("outside the folder searched")
             })
-        #expect(place.tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) } == before)
+        #expect(place.outsideTree == before)
         #expect(warnings.contains { $0.contains("'gone.md': it is a link to nothing") })
         #expect(warnings.contains { $0.contains("'loop.md': it is a loop of links") })
         #expect(warnings.contains { $0.contains("'x.md': it is a link to a folder") })
@@ -334,8 +339,10 @@ import Testing
         var bytes =
             Array("<!-- tally render 5 --theme light -o caf".utf8) + [0xE9] + Array(".svg -->\n<!-- /tally -->\n".utf8)
         try Data(bytes).write(to: place.doc.appendingPathComponent("latin.md"))
+        let outside = place.outsideTree
         let run = try TallyProcess.run(["docs", "cr.md", "latin.md"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(place.outsideTree == outside)
         let cr = try Data(contentsOf: place.doc.appendingPathComponent("cr.md"))
         #expect(
             String(decoding: cr, as: UTF8.self).hasPrefix(
@@ -364,8 +371,10 @@ import Testing
         #expect(try TallyProcess.run(["docs", "page.md"], directory: place.doc).status == 0)
         try place.write(
             regions.map { Self.region($0.replacingOccurrences(of: " 5 ", with: " 6 ")) }.joined(), to: "page.md")
+        let outside = place.outsideTree
         let run = try TallyProcess.run(["docs", "page.md"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(place.outsideTree == outside)
         #expect(run.stderr.contains("6 regions in 1 document: wrote 12 images and 1 document"), "\(run.stderr)")
     }
 
@@ -378,8 +387,10 @@ import Testing
         defer { place.remove() }
         try place.write(
             Self.region("render 5 --theme light -f png -o ../Resources/five.png"), to: "A.docc/Articles/a.md")
+        let outside = place.outsideTree
         let run = try TallyProcess.run(["docs", "A.docc"], directory: place.doc)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(place.outsideTree == outside)
         #expect(
             FileManager.default.fileExists(atPath: place.doc.appendingPathComponent("A.docc/Resources/five.png").path))
         try place.link("A.docc/Resources/out", to: "../../../outside")
@@ -502,6 +513,7 @@ import Testing
                 try place.write(text, to: document == 2 ? "sub/page\(document).md" : "page\(document).md")
             }
             let before = place.tree
+            let outside = place.outsideTree
             // A fault at a write (before any rename) or at a rename (then the files replaced
             // are put back): either way every file ends as it was.
             let fault = Int.random(in: 0..<6, using: &random)
@@ -521,10 +533,7 @@ import Testing
             }
             let after = place.tree
             #expect(!after.keys.contains { String(decoding: $0, as: UTF8.self).contains(".tally-") })
-            let outside = { (tree: [[UInt8]: Entry]) in
-                tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) }
-            }
-            #expect(outside(after) == outside(before))
+            #expect(place.outsideTree == outside)
             if let failure {
                 #expect(after == before, "\(failure.message)")
                 if faulty.faulted {
@@ -586,7 +595,7 @@ import Testing
             to: "page.md")
         try FileManager.default.createDirectory(
             at: place.doc.appendingPathComponent("img"), withIntermediateDirectories: true)
-        let outside = place.tree.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) }
+        let outside = place.outsideTree
         let swapping = SwappingOperations(folder: place.doc.appendingPathComponent("img").path, link: "../outside")
         let error = #expect(throws: CommandFailure.self) {
             _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: swapping, say: { _ in })
@@ -595,7 +604,7 @@ import Testing
         #expect(error?.message.contains("page.md:3: cannot create") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("it leads out of the document's folder") == true)
         let after = place.tree
-        #expect(after.filter { String(decoding: $0.key, as: UTF8.self).hasPrefix(place.outside.path) } == outside)
+        #expect(place.outsideTree == outside)
         #expect(!after.keys.contains { String(decoding: $0, as: UTF8.self).contains(".tally-") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: place.doc.path + "/img-moved").isEmpty)
     }
