@@ -97,12 +97,14 @@ enum DocumentFiles {
         return joined.isEmpty ? "." : joined
     }
 
+    /// The documents below `folder`, whose real path is `root`; `warn` hears of every entry
+    /// that is no document (a link to nothing, a loop, a link to a folder, a FIFO, a folder
+    /// that cannot be read).
     private static func search(_ folder: String, root: String, warn: (String) -> Void) throws(CommandFailure)
         -> [Found]
     {
         guard let directory = withPath(folder, { opendir($0) }) else {
-            throw CommandFailure.usage(
-                "cannot read the folder '\(Values.printable(folder))': \(errorText(errno))")
+            throw CommandFailure.usage("cannot read the folder '\(Values.printable(folder))': \(errorText(errno))")
         }
         var names: [String] = []
         while let entry = readdir(directory) {
@@ -118,7 +120,12 @@ enum DocumentFiles {
             guard withPath(path, { lstat($0, &info) }) == 0 else { continue }
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                found += try search(path, root: root, warn: warn)
+                // A folder below that cannot be read is one more entry the search goes past.
+                do {
+                    found += try search(path, root: root, warn: warn)
+                } catch {
+                    warn("skipped '\(shown)': \(error.message)")
+                }
                 continue
             }
             let lowered = name.lowercased()
