@@ -129,6 +129,10 @@ import Testing
             ["doc.md"], in: place, status: 64, mentioning: "doc.md:3: -o 'doc.md' ends in .md; a region that draws svg")
         try Self.expectRefused(
             ["doc.md"], in: place, status: 64, mentioning: "doc.md:3: -o 'doc.md' ends in .md")
+        // Another document, as the sweep found it: an SVG over notes.md.
+        try place.write("user text\n", to: "notes.md")
+        try place.write(Self.region("render 5 --theme light -f svg -o notes.md"), to: "a.md")
+        try Self.expectRefused(["a.md"], in: place, status: 64, mentioning: "a.md:1: -o 'notes.md' ends in .md")
         // Another document of the run, named with the image's extension.
         try place.write("user text\n", to: "notes.svg")
         try place.write(Self.region("render 5 --theme light -o notes.svg"), to: "a.md")
