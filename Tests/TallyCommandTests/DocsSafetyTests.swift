@@ -482,7 +482,9 @@ import Testing
     @Test func aRunWritesEverythingOrNothing() throws {
         var random = SeededGenerator(state: 0xD0C5_5AFE)
         let allowed = ["new.svg", "img/new.svg", "img/deep/new.svg", "older.svg", "inlink/new.svg", "self/older.svg"]
-        let hostile = ["hand.svg", "other.md", "outlink/new.svg", "fifo.svg", "folder.svg", "dangling/new.svg"]
+        let hostile = [
+            "hand.svg", "other.md", "notes.svg", "outlink/new.svg", "fifo.svg", "folder.svg", "dangling/new.svg",
+        ]
         var outcomes = (written: 0, refused: 0, faulted: 0)
         for _ in 0..<80 {
             let place = try Place()
@@ -490,6 +492,8 @@ import Testing
             try place.write(Self.olderImage, to: "older.svg")
             try place.write("<svg><!-- by hand --></svg>", to: "hand.svg")
             try place.write("text\n", to: "other.md")
+            // A document of the run with an image's name, named beside the folder.
+            try place.write("notes\n", to: "notes.svg")
             try place.write("kept", to: "sub/kept.txt")
             try place.write(Self.olderImage, to: "../outside/older.svg")
             try place.link("inlink", to: "sub")
@@ -531,7 +535,8 @@ import Testing
             var failure: CommandFailure?
             do {
                 _ = try DocsRun.update(
-                    paths: [place.doc.path], check: false, operations: faulty, say: { _ in })
+                    paths: [place.doc.path, place.doc.appendingPathComponent("notes.svg").path], check: false,
+                    operations: faulty, say: { _ in })
             } catch {
                 failure = error
             }
@@ -553,11 +558,14 @@ import Testing
                 outcomes.written += 1
                 #expect(!faulty.faulted)
                 _ = try DocsRun.update(
-                    paths: [place.doc.path], check: true, operations: SystemFileOperations(), say: { _ in })
+                    paths: [place.doc.path, place.doc.appendingPathComponent("notes.svg").path], check: true,
+                    operations: SystemFileOperations(), say: { _ in })
                 // Nothing but tally's images and the documents with regions changed.
                 for (path, entry) in before {
                     let name = String(decoding: path, as: UTF8.self)
-                    if entry.kind != S_IFREG || ["hand.svg", "other.md", "kept.txt"].contains(where: name.hasSuffix) {
+                    if entry.kind != S_IFREG
+                        || ["hand.svg", "other.md", "notes.svg", "kept.txt"].contains(where: name.hasSuffix)
+                    {
                         #expect(after[path] == entry, "\(name)")
                     }
                 }
