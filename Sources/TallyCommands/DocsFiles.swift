@@ -456,13 +456,16 @@ enum TallyImage {
     static let headLength = 4096
 
     /// An SVG that starts as every SVG tally writes does (`<svg xmlns=… id="tally-…`, `badge-`
-    /// or `gallery-`), or a PNG whose chunks before its pixels hold the `Title` text tally
-    /// writes in every PNG.
+    /// or `gallery-`; `id="tally"` and `id="badge"` as 0.2 wrote them), or a PNG whose chunks before
+    /// its pixels hold the `Title` text tally writes in every PNG.
     static func recognises(_ head: [UInt8]) -> Bool {
         let svg = Array("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"".utf8)
         if head.starts(with: svg) {
             let id = head.dropFirst(svg.count)
-            return ["tally-", "badge-", "gallery-"].contains { id.starts(with: Array($0.utf8)) }
+            return ["tally", "badge", "gallery"].contains { name in
+                id.starts(with: Array(name.utf8))
+                    && [UInt8(ascii: "-"), UInt8(ascii: "\"")].contains(id.dropFirst(name.utf8.count).first)
+            }
         }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard head.starts(with: signature) else { return false }

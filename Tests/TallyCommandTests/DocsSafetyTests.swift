@@ -472,8 +472,11 @@ import Testing
         }
     }
 
-    /// A tally SVG's first bytes, as an image an earlier run wrote.
-    static let olderImage = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"tally-000000000000\"></svg>\n"
+    /// A tally SVG's first bytes, as an image an earlier run wrote (and as 0.2 wrote them).
+    static let olderImages = [
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"tally-000000000000\"></svg>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"tally\" width=\"9\"></svg>\n",
+    ]
 
     /// Random documents, regions and targets (new names, older tally images, documents, images
     /// drawn by hand, links inside and out, FIFOs, folders) and a fault at a random write or
@@ -489,13 +492,15 @@ import Testing
         for _ in 0..<80 {
             let place = try Place()
             defer { place.remove() }
-            try place.write(Self.olderImage, to: "older.svg")
+            try place.write(Self.olderImages.randomElement(using: &random)!, to: "older.svg")
+            // Another program's SVG whose id only starts like tally's.
+            try place.write("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"tallyho\"></svg>", to: "lookalike.svg")
             try place.write("<svg><!-- by hand --></svg>", to: "hand.svg")
             try place.write("text\n", to: "other.md")
             // A document of the run with an image's name, named beside the folder.
             try place.write("notes\n", to: "notes.svg")
             try place.write("kept", to: "sub/kept.txt")
-            try place.write(Self.olderImage, to: "../outside/older.svg")
+            try place.write(Self.olderImages[0], to: "../outside/older.svg")
             try place.link("inlink", to: "sub")
             try place.link("outlink", to: "../outside")
             try place.link("self", to: ".")
@@ -564,7 +569,8 @@ import Testing
                 for (path, entry) in before {
                     let name = String(decoding: path, as: UTF8.self)
                     if entry.kind != S_IFREG
-                        || ["hand.svg", "other.md", "notes.svg", "kept.txt"].contains(where: name.hasSuffix)
+                        || ["hand.svg", "lookalike.svg", "other.md", "notes.svg", "kept.txt"].contains(
+                            where: name.hasSuffix)
                     {
                         #expect(after[path] == entry, "\(name)")
                     }
