@@ -30,7 +30,8 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //                  checks and one-line messages, and the canonical form of a render's settings;
 //                  the command line and the server both feed it
 //   TallyDocs      docs regions (SPEC §8): the region parser and the planner of `tally docs`,
-//                  pure (no I/O, no options): the command line reads, draws and writes for it
+//                  pure (no I/O, no options; TallyPOSIX only for ByteText): the command line
+//                  reads, draws and writes for it
 //   TallyCommands  the `tally` command line (swift-argument-parser)
 //   TallySnapshotTesting  swift-snapshot-testing strategies for tally images
 //   Tally          one import for library users: the labelled API over the modules above
@@ -125,7 +126,9 @@ let package = Package(
         .target(
             name: "TallyOptions",
             dependencies: ["TallyGeometry", "TallyBadge", "TallyEncoding", "TallyStyle", "TallyRender", "TallyPOSIX"]),
-        .target(name: "TallyDocs"),
+        // TallyPOSIX for ByteText alone: a region's command keeps its bytes as the command line
+        // keeps an argument's (SPEC §6).
+        .target(name: "TallyDocs", dependencies: ["TallyPOSIX"]),
         .target(
             name: "TallyCommands",
             dependencies: [

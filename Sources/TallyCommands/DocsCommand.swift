@@ -30,6 +30,8 @@ struct DocsCommand: ParsableCommand {
             not written again. If any region is bad, each is named as FILE:LINE with the \
             command's own error and exit code, and no file changes.
 
+            A region writes only images, only inside its document's folder, all or nothing.
+
             Examples:
               tally docs README.md docs          update README.md and docs/
               tally docs --check README.md docs  for CI: name stale regions, exit 1
@@ -47,7 +49,8 @@ struct DocsCommand: ParsableCommand {
     @Flag(help: "Write nothing: name every stale region as FILE:LINE on stderr, and exit 1 if there is one.")
     var check = false
 
-    /// A document larger than this is refused before it is read.
+    /// A document larger than this is refused before it is read, and one an update would make
+    /// larger before anything is written.
     static let maximumDocumentBytes = 16 << 20
 
     func run() throws { try Self.run(paths: paths, check: check) }
@@ -73,20 +76,53 @@ struct DocsCommand: ParsableCommand {
 
     /// Keeps the regions of the documents below `paths`, or checks them.
     static func run(paths: [String], check: Bool) throws(CommandFailure) {
-        let paths = try DocumentFiles.find(paths.isEmpty ? ["."] : paths)
-        var documents: [DocsPlanner.Document] = []
-        for path in paths {
-            documents.append(DocsPlanner.Document(path: path, bytes: try DocumentFiles.contents(of: path)))
-        }
-        let plan = DocsPlanner.plan(documents, readCommand: RegionCommand.read, existing: DocumentFiles.compare)
+        // Past `ulimit -f` a write then fails with EFBIG, reported as any failure is, instead
+        // of SIGXFSZ ending tally without a word.
+        signal(SIGXFSZ, SIG_IGN)
+        // A folder a document's regions write in stays open for the run, so a link swapped in
+        // later cannot move it: a run over many folders needs more than the default 1,024.
+        DescriptorLimit.raiseToHardLimit()
+        let outcome = try DocsRun.update(
+            paths: paths, check: check, operations: SystemFileOperations(), say: { StandardError.send($0 + "\n") })
+        StandardError.send("tally: \(outcome)\n")
+    }
+
+    /// `README.md:12: message`, with the path's unprintable bytes escaped.
+    static func shown(_ finding: DocsFinding) -> String {
+        "\(Values.printable(finding.path, limit: 300)):\(finding.line): \(Values.printable(finding.message, limit: 1_000))"
+    }
+}
+
+/// A run of `tally docs`, apart from its command line, so tests can run it in process with
+/// their own `DocsFileOperations`.
+package enum DocsRun {
+    /// Keeps or checks the regions of the documents below `paths`, writing through
+    /// `operations`, and says what it did (`3 regions in 1 document: up to date`). The lines
+    /// for stderr before the last (warnings, every bad region but the last, stale regions) go
+    /// to `say`, one at a time; the last failure is thrown.
+    package static func update(
+        paths: [String], check: Bool, operations: any DocsFileOperations, say: (String) -> Void
+    ) throws(CommandFailure) -> String {
+        let warn = { (message: String) in say("tally: warning: \(message)") }
+        let files = try DocumentFiles.load(
+            try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn), warn: warn)
+        let targets = DocsTargets(files)
+        let plan = DocsPlanner.plan(
+            files.map { DocsPlanner.Document(path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil) },
+            readCommand: RegionCommand.read,
+            target: { image, document throws(DocsFailure) in try targets.target(image, of: document) },
+            existing: targets.compare,
+            maximumDocumentBytes: DocsCommand.maximumDocumentBytes)
         if let last = plan.failures.last {
-            for failure in plan.failures.dropLast() { TallyCommand.reportError(Self.shown(failure)) }
-            throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, Self.shown(last))
+            for failure in plan.failures.dropLast() {
+                say(CommandFailure.line(DocsCommand.shown(failure)).trimmingNewline())
+            }
+            throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, DocsCommand.shown(last))
         }
         let scope =
             "\(Words.grouped(UInt64(plan.regions))) \(plan.regions == 1 ? "region" : "regions") in \(Words.grouped(UInt64(plan.documents))) \(plan.documents == 1 ? "document" : "documents")"
         if check {
-            for stale in plan.stale { StandardError.send(Self.shown(stale) + "\n") }
+            for stale in plan.stale { say(DocsCommand.shown(stale)) }
             let staleRegions = Set(plan.stale.map { "\($0.path):\($0.line)" }).count
             guard staleRegions == 0 else {
                 throw CommandFailure(
@@ -94,27 +130,29 @@ struct DocsCommand: ParsableCommand {
                     "\(Words.grouped(UInt64(staleRegions))) of \(scope) \(staleRegions == 1 ? "is" : "are") stale; run tally docs to update \(staleRegions == 1 ? "it" : "them")"
                 )
             }
-            StandardError.send("tally: \(scope): up to date\n")
-            return
+            return "\(scope): up to date"
         }
+        var writes: [DocsTransaction.File] = []
         for write in plan.writes {
-            try DocumentFiles.makeFolders(for: write.path)
-            try Output.writeAtomically(write.bytes, to: write.path)
+            let target: DocsTargets.Target
+            do throws(DocsFailure) {
+                target = try targets.target(named: write.target)
+            } catch {
+                throw CommandFailure(
+                    CommandFailure.Code(rawValue: error.code) ?? .cannotCreate,
+                    "\(Values.printable(write.document, limit: 300)):\(write.line): \(error.message)")
+            }
+            writes.append(
+                DocsTransaction.File(
+                    target: target, bytes: write.bytes,
+                    origin: "\(Values.printable(write.document, limit: 300)):\(write.line)"))
         }
+        try DocsTransaction(operations: operations).apply(writes)
         let images = plan.writes.filter(\.isImage).count
         let written = plan.writes.count - images
-        if plan.writes.isEmpty {
-            StandardError.send("tally: \(scope): up to date\n")
-        } else {
-            StandardError.send(
-                "tally: \(scope): wrote \(Words.grouped(UInt64(images))) \(images == 1 ? "image" : "images") and \(Words.grouped(UInt64(written))) \(written == 1 ? "document" : "documents")\n"
-            )
-        }
-    }
-
-    /// `README.md:12: message`, with the path's unprintable bytes escaped.
-    static func shown(_ finding: DocsFinding) -> String {
-        "\(Values.printable(finding.path, limit: 300)):\(finding.line): \(Values.printable(finding.message, limit: 1_000))"
+        if plan.writes.isEmpty { return "\(scope): up to date" }
+        return
+            "\(scope): wrote \(Words.grouped(UInt64(images))) \(images == 1 ? "image" : "images") and \(Words.grouped(UInt64(written))) \(written == 1 ? "document" : "documents")"
     }
 }
 
@@ -329,153 +367,7 @@ extension DocsFailure {
     init(_ failure: CommandFailure) { self.init(failure.message, code: failure.code.rawValue) }
 }
 
-/// The documents on disk: found, read, compared and their folders made.
-enum DocumentFiles {
-    /// The documents `paths` name: files as they are, folders searched (sorted, hidden folders
-    /// and files skipped, links to folders not followed) for .md, .markdown, .html and .htm.
-    static func find(_ paths: [String]) throws(CommandFailure) -> [String] {
-        var found: [String] = []
-        var seen: Set<String> = []
-        func add(_ path: String) {
-            let path = normalized(path)
-            if seen.insert(path).inserted { found.append(path) }
-        }
-        for path in paths {
-            var info = stat()
-            guard withPath(path, { stat($0, &info) }) == 0 else {
-                throw CommandFailure.usage("cannot read '\(Values.printable(path))': no such file or folder")
-            }
-            if info.st_mode & S_IFMT == S_IFDIR {
-                for file in try search(path) { add(file) }
-            } else {
-                add(path)
-            }
-        }
-        return found
-    }
-
-    static let extensions = [".md", ".markdown", ".html", ".htm"]
-
-    /// A path without `.` and empty components (`./README.md` is `README.md`), so one document
-    /// named twice is kept once and its findings name it one way. `..` stays: what it climbs
-    /// out of may be a link.
-    static func normalized(_ path: String) -> String {
-        let components = path.split(separator: "/").filter { $0 != "." }
-        let joined = components.joined(separator: "/")
-        if path.hasPrefix("/") { return "/" + joined }
-        return joined.isEmpty ? "." : joined
-    }
-
-    private static func search(_ folder: String) throws(CommandFailure) -> [String] {
-        guard let directory = withPath(folder, { opendir($0) }) else {
-            throw CommandFailure.usage(
-                "cannot read the folder '\(Values.printable(folder))': \(String(cString: strerror(errno)))")
-        }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        closedir(directory)
-        var found: [String] = []
-        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
-            let path = ImagePlan.join(folder, name)
-            var info = stat()
-            guard withPath(path, { lstat($0, &info) }) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: found += try search(path)
-            case S_IFREG, S_IFLNK:
-                let lowered = name.lowercased()
-                if extensions.contains(where: { lowered.hasSuffix($0) }) { found.append(path) }
-            default: continue
-            }
-        }
-        return found
-    }
-
-    /// A document's bytes, refused past `DocsCommand.maximumDocumentBytes` before it is read.
-    static func contents(of path: String) throws(CommandFailure) -> [UInt8] {
-        let shown = Values.printable(path)
-        let descriptor = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            throw CommandFailure.usage("cannot read '\(shown)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw CommandFailure.usage("cannot read '\(shown)': not a file")
-        }
-        guard info.st_size <= DocsCommand.maximumDocumentBytes else {
-            throw CommandFailure.usage(
-                "'\(shown)' is \(Words.grouped(UInt64(info.st_size))) bytes; a document is at most \(Words.grouped(UInt64(DocsCommand.maximumDocumentBytes))) bytes"
-            )
-        }
-        guard let bytes = readAll(descriptor, limit: Int(info.st_size)) else {
-            throw CommandFailure(.io, "cannot read '\(shown)': \(String(cString: strerror(errno)))")
-        }
-        return bytes
-    }
-
-    /// How the file at `path` compares with `bytes`: its size first, so a file of another size
-    /// is never read.
-    static func compare(_ path: String, _ bytes: [UInt8]) -> FileState {
-        let descriptor = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return .missing }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .different }
-        guard Int(info.st_size) == bytes.count, let existing = readAll(descriptor, limit: bytes.count) else {
-            return .different
-        }
-        guard existing.count == bytes.count, !bytes.isEmpty else { return existing == bytes ? .same : .different }
-        // memcmp: Array's == compares element by element, ten times the instructions.
-        let same = existing.withUnsafeBytes { old in
-            bytes.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 }
-        }
-        return same ? .same : .different
-    }
-
-    /// At most `limit` bytes and one more (so a file that grew reads as different), or nil on
-    /// an error.
-    private static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
-            count = 0
-            while count < buffer.count {
-                let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                if got == 0 { return }
-                count += got
-            }
-        }
-        return failed ? nil : bytes
-    }
-
-    /// Every missing folder on the way to `path`'s file, left to right (`mkdir -p`).
-    static func makeFolders(for path: String) throws(CommandFailure) {
-        let folder = ImagePlan.folder(of: path)
-        guard !folder.isEmpty else { return }
-        var prefix = folder.hasPrefix("/") ? "/" : ""
-        for component in folder.split(separator: "/") {
-            prefix += component
-            var info = stat()
-            if withPath(prefix, { stat($0, &info) }) != 0 {
-                guard withPath(prefix, { mkdir($0, 0o777) }) == 0 || errno == EEXIST else {
-                    throw CommandFailure(
-                        .cannotCreate,
-                        "cannot create the folder '\(Values.printable(prefix))': \(String(cString: strerror(errno)))")
-                }
-            } else if info.st_mode & S_IFMT != S_IFDIR {
-                throw CommandFailure(
-                    .cannotCreate, "cannot create '\(Values.printable(path))': '\(Values.printable(prefix))' is a file")
-            }
-            prefix += "/"
-        }
-    }
+extension String {
+    /// The text without its last newline: a line as `say` takes it.
+    func trimmingNewline() -> String { hasSuffix("\n") ? String(dropLast()) : self }
 }

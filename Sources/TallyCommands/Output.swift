@@ -343,6 +343,19 @@ final class TemporaryFiles: @unchecked Sendable {
         return descriptor
     }
 
+    /// Creates a temporary file by `create` and registers `path` for it, under the lock, so an
+    /// interruption always finds it.
+    /// - Returns: `create`'s descriptor, or -1 with `errno` set.
+    func creating(_ path: String, _ create: () -> Int32) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        let descriptor = create()
+        let code = errno
+        if descriptor >= 0 { paths.insert(path) }
+        errno = code
+        return descriptor
+    }
+
     func remove(_ path: String) {
         lock.lock()
         paths.remove(path)

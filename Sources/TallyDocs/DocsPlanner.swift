@@ -11,7 +11,16 @@ package enum DocsPlanner {
     package struct Document: Sendable {
         package var path: String
         package var bytes: [UInt8]
-        package init(path: String, bytes: [UInt8]) { (self.path, self.bytes) = (path, bytes) }
+        /// The folder its regions' `-o` are relative to: the document's own, or, for a document
+        /// named through a link, its real file's, so one file has one set of images however it
+        /// is named.
+        package var folder: String
+        package init(path: String, bytes: [UInt8], folder: String? = nil) {
+            (self.path, self.bytes, self.folder) = (path, bytes, folder ?? ImagePlan.folder(of: path))
+        }
+
+        /// Whether its folder is in a DocC catalogue.
+        var isInDocC: Bool { ImagePlan.isInDocC(ImagePlan.join(folder, "document")) }
     }
 
     /// A region's command, read: what it asks for, and how to draw each of its files.
@@ -30,13 +39,22 @@ package enum DocsPlanner {
     /// one-line error and exit code.
     package typealias CommandReader = (_ words: [String]) throws(DocsFailure) -> Command
 
+    /// Checks a planned file where it would be written and names it: the same name for every
+    /// spelling of one file (links resolved), so two regions writing one file are found. Throws
+    /// the one-line reason a region may not write there (SPEC §8: only images, only inside).
+    package typealias TargetReader = (_ image: PlannedImage, _ document: Document) throws(DocsFailure) -> String
+
     /// Plans a run.
     /// - Parameters:
     ///   - documents: the documents, in the order they are reported.
     ///   - readCommand: the command line's reader of a region's words.
-    ///   - existing: how a file as it is now compares with the bytes it should have.
+    ///   - target: checks each planned file and names it (by default, its path as planned).
+    ///   - existing: how a file as it is now (named as `target` names it) compares with the
+    ///     bytes it should have.
+    ///   - maximumDocumentBytes: the most a document may hold after the update.
     package static func plan(
-        _ documents: [Document], readCommand: CommandReader, existing: (_ path: String, _ bytes: [UInt8]) -> FileState
+        _ documents: [Document], readCommand: CommandReader, target: TargetReader = { image, _ in image.path },
+        existing: (_ target: String, _ bytes: [UInt8]) -> FileState, maximumDocumentBytes: Int = .max
     ) -> DocsPlan {
         var plan = DocsPlan()
         struct Pending {
@@ -44,6 +62,7 @@ package enum DocsPlanner {
             var region: Region
             var command: Command
             var images: [PlannedImage]
+            var targets: [String]
         }
         var parsed: [RegionDocument?] = []
         var pending: [Pending] = []
@@ -81,8 +100,8 @@ package enum DocsPlanner {
                     command = try readCommand(words)
                     do {
                         images = try ImagePlan.images(
-                            for: command.request, documentFolder: ImagePlan.folder(of: document.path),
-                            inDocC: ImagePlan.isInDocC(document.path))
+                            for: command.request, documentFolder: document.folder,
+                            inDocC: document.isInDocC, climb: ImagePlan.depthInDocC(document.folder) ?? 0)
                     } catch {
                         throw DocsFailure(error.message)
                     }
@@ -90,17 +109,25 @@ package enum DocsPlanner {
                     fail(error.message, code: error.code)
                     continue
                 }
+                var targets: [String] = []
+                do throws(DocsFailure) {
+                    for image in images { targets.append(try target(image, document)) }
+                } catch {
+                    fail(error.message, code: error.code)
+                    continue
+                }
                 var clash = false
-                for image in images {
-                    if let (otherPath, otherLine) = claimed[image.path] {
+                for (image, key) in zip(images, targets) {
+                    if let (otherPath, otherLine) = claimed[key] {
                         fail("'\(image.path)' is written by \(otherPath):\(otherLine) too; give each region its own -o")
                         clash = true
                         break
                     }
                 }
                 if clash { continue }
-                for image in images { claimed[image.path] = (document.path, region.line) }
-                pending.append(Pending(document: index, region: region, command: command, images: images))
+                for key in targets { claimed[key] = (document.path, region.line) }
+                pending.append(
+                    Pending(document: index, region: region, command: command, images: images, targets: targets))
             }
         }
         guard plan.failures.isEmpty else { return plan }
@@ -124,7 +151,7 @@ package enum DocsPlanner {
             }
             let request = item.command.request
             let reference =
-                ImagePlan.isInDocC(document.path)
+                document.isInDocC
                 ? ImageReference.docc(drawn, alt: request.alt)
                 : ImageReference.html(
                     drawn, alt: request.alt, densities: request.scales.count > 1 ? request.scales.map { $0 + "x" } : [])
@@ -132,16 +159,14 @@ package enum DocsPlanner {
             bodies[item.document].append(regions.body(for: item.region, reference: reference))
             // 3. Compare each file with what is there.
             var staleHere: [String] = []
-            for image in drawn {
-                switch existing(image.plan.path, image.bytes) {
-                case .missing:
-                    staleHere.append("image '\(image.plan.path)' is missing")
-                    plan.writes.append(DocsPlan.Write(path: image.plan.path, bytes: image.bytes, isImage: true))
-                case .different:
-                    staleHere.append("image '\(image.plan.path)' is out of date")
-                    plan.writes.append(DocsPlan.Write(path: image.plan.path, bytes: image.bytes, isImage: true))
-                case .same: break
-                }
+            for (image, key) in zip(drawn, item.targets) {
+                let state = existing(key, image.bytes)
+                guard state != .same else { continue }
+                staleHere.append("image '\(image.plan.path)' is \(state == .missing ? "missing" : "out of date")")
+                plan.writes.append(
+                    DocsPlan.Write(
+                        path: image.plan.path, bytes: image.bytes, isImage: true, target: key, document: document.path,
+                        line: item.region.line))
             }
             if bodies[item.document].last! != item.region.body { staleHere.append("the reference is out of date") }
             for what in staleHere { plan.stale.append(DocsFinding(document.path, item.region.line, what)) }
@@ -155,11 +180,42 @@ package enum DocsPlanner {
             guard let regions = parsed[index], !regions.regions.isEmpty else { continue }
             let updated = regions.replacingBodies(bodies[index]).bytes
             plan.documents += 1
-            if updated != document.bytes {
-                plan.writes.append(DocsPlan.Write(path: document.path, bytes: updated, isImage: false))
+            guard updated != document.bytes else { continue }
+            let changed = zip(regions.regions, bodies[index]).first { $0.0.body != $0.1 }?.0.line ?? 1
+            if updated.count > maximumDocumentBytes {
+                let region = regionPassing(
+                    maximumDocumentBytes, in: regions, bodies: bodies[index], from: document.bytes)
+                plan.failures.append(
+                    DocsFinding(
+                        document.path, region,
+                        "this region's reference takes the document past \(size(maximumDocumentBytes)), the most a document may hold; nothing was written",
+                        code: DocsFailure.usage))
+                continue
             }
+            plan.writes.append(
+                DocsPlan.Write(
+                    path: document.path, bytes: updated, isImage: false, target: document.path, document: document.path,
+                    line: changed))
         }
+        if !plan.failures.isEmpty { plan.writes = [] }
         return plan
+    }
+
+    /// The line of the region whose new reference takes the document past `limit` bytes,
+    /// counting the regions' changes in order.
+    static func regionPassing(_ limit: Int, in document: RegionDocument, bodies: [[UInt8]], from bytes: [UInt8]) -> Int
+    {
+        var size = bytes.count
+        for (region, body) in zip(document.regions, bodies) {
+            size += body.count - region.body.count
+            if size > limit { return region.line }
+        }
+        return document.regions.last?.line ?? 1
+    }
+
+    /// `16 MiB`, or a number of bytes that is no whole number of MiB.
+    static func size(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }
 
@@ -177,6 +233,12 @@ package struct DocsPlan: Sendable {
         /// An image, rather than a document: images are written first, so a document never
         /// names a file that is not there yet.
         package var isImage: Bool
+        /// The file as the plan's `target` reader named it (a document: its path).
+        package var target: String
+        /// The region it is for, to name in a failure: its document and line (for a document,
+        /// its first region that changed).
+        package var document: String
+        package var line: Int
     }
 
     /// Bad regions: when any, nothing may be written.

@@ -65,11 +65,13 @@ package enum ImagePlan {
     ///   - documentFolder: the folder of the document that holds the region, from where tally
     ///     runs (`""` for the current folder).
     ///   - inDocC: whether the document is in a `.docc` catalogue.
+    ///   - climb: how many folders `-o` may climb above the document's: in a `.docc`
+    ///     catalogue, up to the catalogue (SPEC §8: there the inside is the catalogue).
     /// - Throws: the one-line reason `-o` or the scales cannot be used.
-    package static func images(for request: ImageRequest, documentFolder: String, inDocC: Bool) throws(PlanError)
-        -> [PlannedImage]
-    {
-        let relative = try normalized(request.output)
+    package static func images(
+        for request: ImageRequest, documentFolder: String, inDocC: Bool, climb: Int = 0
+    ) throws(PlanError) -> [PlannedImage] {
+        let relative = try normalized(request.output, climb: climb)
         guard let dot = relative.lastIndex(of: "."), relative[dot...].count > 1,
             !relative[dot...].contains("/")
         else {
@@ -77,6 +79,13 @@ package enum ImagePlan {
         }
         let stem = String(relative[..<dot])
         let pathExtension = String(relative[dot...])
+        // A region writes only images (SPEC §8): its files end in the format's extension, so
+        // no -o can name a document, a script or a configuration file.
+        guard pathExtension.lowercased() == "." + request.format.rawValue else {
+            throw PlanError(
+                "-o '\(relative)' ends in \(pathExtension); a region that draws \(request.format.rawValue) writes a .\(request.format.rawValue) file"
+            )
+        }
         let densities = try self.densities(request, inDocC: inDocC)
         let schemes: [(PlannedImage.Scheme, theme: String?, suffix: String)]
         switch (request.followsColorScheme, request.format, inDocC) {
@@ -92,8 +101,8 @@ package enum ImagePlan {
                 let name = stem + scheme.suffix + density.suffix + pathExtension
                 images.append(
                     PlannedImage(
-                        path: join(documentFolder, name), reference: name, scheme: scheme.0, theme: scheme.theme,
-                        scale: density.scale))
+                        path: joinClimbing(documentFolder, name), reference: name, scheme: scheme.0,
+                        theme: scheme.theme, scale: density.scale))
             }
         }
         return images
@@ -122,8 +131,8 @@ package enum ImagePlan {
     }
 
     /// `-o` without `.` and empty components, refused when it is absolute or climbs out of the
-    /// document's folder.
-    static func normalized(_ output: String) throws(PlanError) -> String {
+    /// document's folder by more than `climb` folders (kept as leading `..`).
+    static func normalized(_ output: String, climb: Int = 0) throws(PlanError) -> String {
         if output.isEmpty || output == "-" {
             throw PlanError("a region writes a file: give -o with a path relative to the document")
         }
@@ -135,10 +144,15 @@ package enum ImagePlan {
             switch component {
             case ".": continue
             case "..":
-                guard !components.isEmpty else {
+                if let last = components.last, last != ".." {
+                    components.removeLast()
+                } else if components.count < climb {
+                    components.append("..")
+                } else if climb > 0 {
+                    throw PlanError("-o '\(output)' leaves the catalogue; keep the images in it")
+                } else {
                     throw PlanError("-o '\(output)' leaves the document's folder; keep the images beside or below it")
                 }
-                components.removeLast()
             default: components.append(component)
             }
         }
@@ -150,6 +164,27 @@ package enum ImagePlan {
     package static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty || folder == "." { return name }
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// `folder/name` where `name` may start with `..`: each climbs out of one of the folder's
+    /// own components while there is one, so `A.docc/Articles` and `../Resources/a.png` are
+    /// `A.docc/Resources/a.png`.
+    static func joinClimbing(_ folder: String, _ name: String) -> String {
+        var folders = folder.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var rest = name.split(separator: "/").map(String.init)
+        while rest.first == "..", let last = folders.last, !last.isEmpty, last != ".", last != ".." {
+            folders.removeLast()
+            rest.removeFirst()
+        }
+        return join(folders.joined(separator: "/"), rest.joined(separator: "/"))
+    }
+
+    /// How deep a folder is below the nearest `.docc` catalogue on its path (0 for the
+    /// catalogue itself), or nil outside one.
+    package static func depthInDocC(_ folder: String) -> Int? {
+        let components = folder.split(separator: "/")
+        guard let catalogue = components.lastIndex(where: { $0.hasSuffix(".docc") }) else { return nil }
+        return components.count - 1 - catalogue
     }
 
     /// The folder of a path: `docs` for `docs/guide.md`, `""` for `README.md`.

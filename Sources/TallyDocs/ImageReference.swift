@@ -1,3 +1,5 @@
+import TallyPOSIX
+
 /// A drawn file of a region: its plan, and its size as the page lays it out.
 package struct DrawnImage: Equatable, Sendable {
     package var plan: PlannedImage
@@ -69,7 +71,8 @@ package enum ImageReference {
     /// A path as a URL: letters, digits and `-._~/@` as they are, every other byte as `%XX`.
     package static func url(_ path: String) -> String {
         var result = ""
-        for byte in path.utf8 {
+        // The bytes of the file's name (`ByteText`): a byte that is not UTF-8 is escaped as itself.
+        for byte in ByteText.bytes(path) {
             let kept =
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || "-._~/@".utf8.contains(byte)

@@ -1,3 +1,5 @@
+import TallyPOSIX
+
 /// A Markdown or HTML document cut into the text tally leaves alone and the regions it keeps
 /// (SPEC §8):
 ///
@@ -20,6 +22,8 @@
 ///   documentation can show a region as an example.
 /// - An opening comment inside a region (nested), a region with no closing comment, and a
 ///   closing comment with no region open are errors, named by their line.
+/// - Lines end in LF or CRLF, or, in a document with CRs and no LF (classic Mac OS), in CR:
+///   such a document is read line by line as any other, never skipped.
 package struct RegionDocument: Equatable, Sendable {
     /// The document's syntax: Markdown has code fences; HTML has none.
     package enum Kind: Sendable, Equatable {
@@ -92,14 +96,29 @@ package struct RegionDocument: Equatable, Sendable {
 
     /// The body a reference gets in `region`: on its own line between the markers, indented
     /// as the opening comment is, when the opening comment ends its line; inline otherwise.
+    /// The reference's bytes are those of the `-o` it names, as the command line keeps them
+    /// (`ByteText`): a byte that is not UTF-8 stays that byte.
     package func body(for region: Region, reference: String) -> [UInt8] {
-        guard region.isBlock else { return Array(reference.utf8) }
-        return lineEnding + region.indent + Array(reference.utf8) + lineEnding + region.indent
+        let reference = ByteText.bytes(reference)
+        guard region.isBlock else { return reference }
+        return lineEnding + region.indent + reference + lineEnding + region.indent
     }
 
     private static func firstLineEnding(_ bytes: [UInt8]) -> [UInt8] {
-        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return [UInt8(ascii: "\n")] }
-        return newline > 0 && bytes[newline - 1] == UInt8(ascii: "\r") ? Array("\r\n".utf8) : [UInt8(ascii: "\n")]
+        switch lineBreak(of: bytes) {
+        case UInt8(ascii: "\r"): return [UInt8(ascii: "\r")]
+        default:
+            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return [UInt8(ascii: "\n")] }
+            return newline > 0 && bytes[newline - 1] == UInt8(ascii: "\r")
+                ? Array("\r\n".utf8) : [UInt8(ascii: "\n")]
+        }
+    }
+
+    /// The byte that ends a line: CR in a document with CRs and no LF at all (classic Mac OS),
+    /// else LF (which CRLF ends in too; a lone CR in such a document is text).
+    static func lineBreak(of bytes: [UInt8]) -> UInt8 {
+        bytes.contains(UInt8(ascii: "\r")) && !bytes.contains(UInt8(ascii: "\n"))
+            ? UInt8(ascii: "\r") : UInt8(ascii: "\n")
     }
 }
 
@@ -123,7 +142,7 @@ package struct Region: Equatable, Sendable {
     package var bytes: [UInt8] { opener + body + closer }
 
     /// Whether the opening comment ends its line, so the reference goes on a line of its own.
-    package var isBlock: Bool { body.first == UInt8(ascii: "\n") || body.starts(with: Array("\r\n".utf8)) }
+    package var isBlock: Bool { body.first == UInt8(ascii: "\n") || body.first == UInt8(ascii: "\r") }
 }
 
 /// A region that cannot be read: its line and the one-line reason.
@@ -146,12 +165,15 @@ private struct Scanner {
     var position = 0
     var line = 1
 
+    /// The byte lines end in: LF, or CR in a classic Mac OS document.
+    let newline: UInt8
+
     init(bytes: [UInt8], kind: RegionDocument.Kind) {
         self.bytes = bytes
         self.kind = kind
+        newline = RegionDocument.lineBreak(of: bytes)
     }
 
-    static let newline = UInt8(ascii: "\n")
     static let commentOpen = Array("<!--".utf8)
     static let commentClose = Array("-->".utf8)
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -216,8 +238,8 @@ private struct Scanner {
             throw RegionSyntaxError(line: openerLine, "the opening <!-- tally … has no -->")
         }
         let openerEnd = commandEnd + Self.commentClose.count
-        let command = String(decoding: bytes[commandStart..<commandEnd], as: UTF8.self)
-            .trimmingBlanks()
+        // Every byte kept, as the command line keeps an argument's: `-o` names the file it says.
+        let command = ByteText.decode(bytes[commandStart..<commandEnd]).trimmingBlanks()
         advance(to: openerEnd)
         let bodyStart = position
         while position < bytes.count {
@@ -229,7 +251,7 @@ private struct Scanner {
                 position = closerEnd
                 return region
             }
-            if bytes[position] == Self.newline {
+            if bytes[position] == newline {
                 line += 1
                 position += 1
                 let contentStart = skipBlanks(from: position, to: endOfLine(from: position))
@@ -291,8 +313,8 @@ private struct Scanner {
     /// The end of a line's content, before its `\n` or `\r\n`.
     func contentEnd(lineEnd: Int) -> Int {
         var end = lineEnd
-        if end > 0 && bytes[end - 1] == Self.newline { end -= 1 }
-        if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        if end > 0 && bytes[end - 1] == newline { end -= 1 }
+        if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") && newline != UInt8(ascii: "\r") { end -= 1 }
         return end
     }
 
@@ -300,7 +322,7 @@ private struct Scanner {
     func endOfLine(from start: Int) -> Int {
         var index = start
         while index < bytes.count {
-            if bytes[index] == Self.newline { return index + 1 }
+            if bytes[index] == newline { return index + 1 }
             index += 1
         }
         return index
@@ -314,7 +336,7 @@ private struct Scanner {
 
     func isBlank(_ byte: UInt8, newlines: Bool) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
-            || (newlines && (byte == Self.newline || byte == UInt8(ascii: "\r")))
+            || (newlines && (byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")))
     }
 
     func find(_ needle: [UInt8], from start: Int) -> Int? {
@@ -329,7 +351,7 @@ private struct Scanner {
     /// Moves to `end`, counting the newlines passed.
     mutating func advance(to end: Int) {
         while position < end {
-            if bytes[position] == Self.newline { line += 1 }
+            if bytes[position] == newline { line += 1 }
             position += 1
         }
     }

@@ -173,6 +173,80 @@ import Testing
         }
     }
 
+    /// SPEC §8: in a `.docc` catalogue the inside is the catalogue, so an article's -o may
+    /// climb to the catalogue's Resources, and no further.
+    @Test func inACatalogueTheInsideIsTheCatalogue() {
+        let article = "x\n<!-- tally render ../Resources/a.png -->\n<!-- /tally -->\n"
+        let plan = Self.plan([("Sources/A/A.docc/Articles/Guide.md", article)])
+        #expect(plan.failures.isEmpty)
+        #expect(plan.writes.first?.path == "Sources/A/A.docc/Resources/a.png")
+        let out = Self.plan([
+            ("Sources/A/A.docc/Articles/Guide.md", "x\n<!-- tally render ../../Resources/a.png -->\n<!-- /tally -->\n")
+        ])
+        #expect(
+            out.failures.map(\.description) == [
+                "Sources/A/A.docc/Articles/Guide.md:2: -o '../../Resources/a.png' leaves the catalogue; keep the images in it"
+            ])
+        #expect(
+            Self.plan([("docs/Guide.md", article)]).failures.first?.message.contains("leaves the document's folder")
+                == true)
+    }
+
+    /// SPEC §8: a region writes only images, so its files end in its format's extension.
+    @Test func anOutputEndsInItsFormatsExtension() {
+        let plan = Self.plan([("a.md", "x\n<!-- tally render notes.md -->\n<!-- /tally -->\n")])
+        #expect(plan.writes.isEmpty)
+        #expect(
+            plan.failures.map(\.description) == [
+                "a.md:2: -o 'notes.md' ends in .md; a region that draws svg writes a .svg file"
+            ])
+        #expect(Self.plan([("a.md", "<!-- tally render A.SVG -->\n<!-- /tally -->\n")]).failures.isEmpty)
+    }
+
+    /// Files are told apart by the name the target reader gives them (the command line's
+    /// resolves links), and its refusal names the region with its exit code.
+    @Test func theTargetReaderNamesAndRefusesFiles() {
+        let documents = [
+            DocsPlanner.Document(path: "a.md", bytes: Array("<!-- tally render x.svg -->\n<!-- /tally -->\n".utf8)),
+            DocsPlanner.Document(
+                path: "b.md", bytes: Array("\n<!-- tally render self/x.svg -->\n<!-- /tally -->\n".utf8)),
+        ]
+        let clash = DocsPlanner.plan(
+            documents, readCommand: Self.read,
+            target: { image, _ in image.path.hasPrefix("self/") ? String(image.path.dropFirst(5)) : image.path },
+            existing: { _, _ in .missing })
+        #expect(
+            clash.failures.map(\.description) == [
+                "b.md:2: 'self/x.svg' is written by a.md:1 too; give each region its own -o"
+            ])
+        let refused = DocsPlanner.plan(
+            documents, readCommand: Self.read,
+            target: { image, _ throws(DocsFailure) in throw DocsFailure("cannot write '\(image.path)'", code: 73) },
+            existing: { _, _ in .missing })
+        #expect(refused.failures.map(\.code) == [73, 73] && refused.writes.isEmpty)
+        #expect(refused.failures.first?.description == "a.md:1: cannot write 'x.svg'")
+    }
+
+    /// SPEC §8: a document that the update would take past the limit is refused before
+    /// anything is written, naming the region whose reference takes it past.
+    @Test func aDocumentPastTheLimitAfterTheUpdateIsRefused() throws {
+        let text = "# A\n<!-- tally render a.svg -->\n<!-- /tally -->\n<!-- tally render b.svg -->\n<!-- /tally -->\n"
+        func plan(_ limit: Int) -> DocsPlan {
+            DocsPlanner.plan(
+                [DocsPlanner.Document(path: "a.md", bytes: Array(text.utf8))], readCommand: Self.read,
+                existing: { _, _ in .missing }, maximumDocumentBytes: limit)
+        }
+        let updated = try #require(plan(.max).writes.last?.bytes.count)
+        #expect(plan(updated).failures.isEmpty)
+        for (limit, line) in [(updated - 1, 4), (text.utf8.count + 1, 2)] {
+            let refused = plan(limit)
+            #expect(refused.writes.isEmpty)
+            #expect(refused.failures.map(\.line) == [line])
+            #expect(refused.failures.first?.message.contains("takes the document past \(limit) bytes") == true)
+        }
+        #expect(plan(16 << 20).failures.isEmpty)
+    }
+
     @Test func pathsAndSizes() throws {
         #expect(ImagePlan.folder(of: "README.md") == "")
         #expect(ImagePlan.folder(of: "docs/a/b.md") == "docs/a")

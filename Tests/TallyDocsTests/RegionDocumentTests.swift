@@ -46,7 +46,9 @@ import Testing
     @Test func anyDocumentReadsBackOrNamesALine() async throws {
         await propertyCheck(count: 2_000, input: Self.tokenIndices) { indices in
             let bytes = Self.text(indices, Self.anyTokens)
-            let lines = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            // Lines end in LF, or in CR where there is no LF (SPEC §8).
+            let lineBreak = UInt8(ascii: bytes.contains(UInt8(ascii: "\n")) ? "\n" : "\r")
+            let lines = bytes.filter { $0 == lineBreak }.count + 1
             do {
                 let document = try RegionDocument(bytes, kind: .markdown)
                 #expect(document.bytes == bytes)
@@ -120,6 +122,36 @@ import Testing
         #expect(region.line == 2)
         #expect(document.body(for: region, reference: "R") == Array("\r\nR\r\n".utf8))
         #expect(document.bytes == text)
+    }
+
+    /// A document whose lines end in a lone CR (classic Mac OS) is read line by line, fences
+    /// included, and its new bodies end their lines in CR (SPEC §8: never silently skipped).
+    @Test func loneCRDocumentsAreReadByTheirLines() throws {
+        let text = Array(
+            "# T\r```\r<!-- tally render 1 -o x.svg -->\r```\r<!-- tally render 1 -o a.svg -->\r<!-- /tally -->\rend"
+                .utf8)
+        let document = try RegionDocument(text, kind: .markdown)
+        #expect(document.regions.count == 1)
+        let region = try #require(document.regions.first)
+        #expect(region.line == 5)
+        #expect(region.command == "render 1 -o a.svg")
+        #expect(document.body(for: region, reference: "R") == Array("\rR\r".utf8))
+        #expect(document.bytes == text)
+        // A lone CR inside an LF document is text, as before.
+        let mixed = Array("a\rb\n<!-- tally render 1 -o a.svg -->\n<!-- /tally -->\n".utf8)
+        #expect(try RegionDocument(mixed, kind: .markdown).regions.first?.line == 2)
+    }
+
+    /// A command's bytes that are not UTF-8 are kept as the command line keeps an argument's
+    /// (one private-use scalar a byte), and the reference writes them back as those bytes.
+    @Test func aCommandKeepsBytesThatAreNotUTF8() throws {
+        let text = Array("<!-- tally render 1 -o caf".utf8) + [0xE9] + Array(".svg -->\n<!-- /tally -->\n".utf8)
+        let document = try RegionDocument(text, kind: .markdown)
+        let region = try #require(document.regions.first)
+        #expect(region.command == "render 1 -o caf\u{10FFE9}.svg")
+        #expect(
+            document.body(for: region, reference: "caf\u{10FFE9}.svg")
+                == Array("\ncaf".utf8) + [0xE9] + Array(".svg\n".utf8))
     }
 
     @Test func aDocumentWithoutAFinalNewlineKeepsIt() throws {

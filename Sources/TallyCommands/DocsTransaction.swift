@@ -1,0 +1,254 @@
+import TallyOptions
+import TallyPOSIX
+
+/// The two steps of a run's writes that can fail for reasons no check before them can see (a
+/// full disk, `ulimit -f`, a disk that goes away), behind a protocol so that tests, which run as
+/// root and cannot make a folder refuse them, can make any one of them fail.
+package protocol DocsFileOperations {
+    /// Writes every byte to an open temporary file: 0, or the `errno` of the write that failed.
+    func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32
+    /// Renames `from` to `to` in an open folder, replacing `to`: 0, or `errno`.
+    func rename(in folder: Int32, _ from: String, _ to: String) -> Int32
+}
+
+/// The system's own calls.
+package struct SystemFileOperations: DocsFileOperations {
+    package init() {}
+
+    package func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 { writeFully(descriptor, bytes) }
+
+    package func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 {
+        let done = withPath(from) { source in withPath(to) { renameat(folder, source, folder, $0) } }
+        return done == 0 ? 0 : errno
+    }
+}
+
+/// A run's writes, all or nothing (SPEC §8), as a database commits a transaction: every file,
+/// image or document, is first written whole into a temporary file beside its target, and a
+/// file it replaces gets a second name (a hard link, the rollback journal); only when all are
+/// written are they renamed into place, images first. A failure before the renames (a full
+/// disk, an immutable file, which refuses the link) removes every temporary file and every
+/// folder the run made, so no file changes. A failure during the renames puts the files
+/// already replaced back from their second names; only if that fails too (the disk gone) does
+/// a run end half done, and then the error names every file replaced and every file not.
+struct DocsTransaction {
+    /// A file to put in place.
+    struct File {
+        var target: DocsTargets.Target
+        var bytes: [UInt8]
+        /// The region it is for, `README.md:12`, which a failure names.
+        var origin: String
+    }
+
+    let operations: any DocsFileOperations
+
+    /// A file written, waiting for its rename: its temporary name and, when it replaces a file,
+    /// the old file's second name. Both are registered, so an interruption removes them (the
+    /// second name is only a link: removing it loses no bytes).
+    private struct Staged {
+        var folder: Int32
+        var temporary: String
+        var backup: String?
+        var file: File
+        var folderPath: String
+
+        func registered(_ name: String) -> String { folderPath + "/" + name }
+
+        /// Removes a name of its own in its folder, and forgets it.
+        func remove(_ name: String?) {
+            guard let name else { return }
+            _ = withPath(name) { unlinkat(folder, $0, 0) }
+            TemporaryFiles.shared.remove(registered(name))
+        }
+    }
+
+    /// Writes `files`, all or none.
+    func apply(_ files: [File]) throws(CommandFailure) {
+        var folders = FolderMaker()
+        var staged: [Staged] = []
+        defer { folders.closeAll() }
+        for file in files {
+            let failure: CommandFailure?
+            do throws(CommandFailure) {
+                let folder = try folders.open(file)
+                staged.append(try stage(file, in: folder))
+                failure = nil
+            } catch {
+                failure = error
+            }
+            if let failure {
+                for item in staged {
+                    item.remove(item.temporary)
+                    item.remove(item.backup)
+                }
+                folders.removeMade()
+                throw failure
+            }
+        }
+        for (index, item) in staged.enumerated() {
+            let code = operations.rename(in: item.folder, item.temporary, item.file.target.name)
+            if code == 0 {
+                TemporaryFiles.shared.remove(item.registered(item.temporary))
+                continue
+            }
+            for rest in staged[index...] {
+                rest.remove(rest.temporary)
+                rest.remove(rest.backup)
+            }
+            let kept = rollBack(staged[..<index])
+            if kept.isEmpty { folders.removeMade() }
+            let shown = "'\(Values.printable(item.file.target.shown))'"
+            let outcome =
+                kept.isEmpty
+                ? "every file is as it was"
+                : "replaced and not put back: \(kept.map { "'\(Values.printable($0))'" }.joined(separator: ", ")); as they were: \(staged[index...].map { "'\(Values.printable($0.file.target.shown))'" }.joined(separator: ", "))"
+            throw CommandFailure(.io, "\(item.file.origin): cannot replace \(shown): \(errorText(code)); \(outcome)")
+        }
+        for item in staged { item.remove(item.backup) }
+    }
+
+    /// Puts back the files replaced, last first: the old file from its second name, or a new
+    /// file removed. Returns the files that could not be put back.
+    private func rollBack(_ replaced: ArraySlice<Staged>) -> [String] {
+        var kept: [String] = []
+        for item in replaced.reversed() {
+            let name = item.file.target.name
+            if let backup = item.backup {
+                if operations.rename(in: item.folder, backup, name) == 0 {
+                    TemporaryFiles.shared.remove(item.registered(backup))
+                } else {
+                    item.remove(backup)
+                    kept.append(item.file.target.shown)
+                }
+            } else if withPath(name, { unlinkat(item.folder, $0, 0) }) != 0 {
+                kept.append(item.file.target.shown)
+            }
+        }
+        return kept.reversed()
+    }
+
+    /// Writes a file's bytes into a new temporary file in its folder, with the mode the target
+    /// keeps (its own, or a new file's), and gives the file it replaces a second name.
+    private func stage(_ file: File, in folder: Int32) throws(CommandFailure) -> Staged {
+        let shown = Values.printable(file.target.shown)
+        func failure(_ code: Int32, _ exit: CommandFailure.Code) -> CommandFailure {
+            CommandFailure(exit, "\(file.origin): cannot write '\(shown)': \(errorText(code))")
+        }
+        let name = file.target.name
+        let folderPath = ([file.target.rootPath] + file.target.folders).joined(separator: "/")
+        var staged = Staged(folder: folder, temporary: "", backup: nil, file: file, folderPath: folderPath)
+        var descriptor: Int32 = -1
+        staged.temporary = Self.uniqueName(for: name, in: folderPath) { temporary in
+            descriptor = withPath(temporary) {
+                openat(folder, $0, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+            return descriptor
+        }
+        guard descriptor >= 0 else { throw failure(errno, .cannotCreate) }
+        var code = operations.write(descriptor, file.bytes)
+        if code == 0 && fchmod(descriptor, file.target.mode ?? Output.newFileMode) != 0 { code = errno }
+        if close(descriptor) != 0 && code == 0 { code = errno }
+        guard code == 0 else {
+            staged.remove(staged.temporary)
+            throw failure(code, .io)
+        }
+        guard file.target.mode != nil else { return staged }
+        // The old file's second name; an immutable or append-only file refuses it (EPERM), so
+        // it is found here, before any rename.
+        var linked: Int32 = -1
+        let backup = Self.uniqueName(for: name, in: folderPath) { backup in
+            linked = withPath(name) { from in withPath(backup) { linkat(folder, from, folder, $0, 0) } }
+            return linked
+        }
+        if linked == 0 {
+            staged.backup = backup
+        } else if errno != ENOENT {
+            let code = errno
+            staged.remove(staged.temporary)
+            throw CommandFailure(.cannotCreate, "\(file.origin): cannot replace '\(shown)': \(errorText(code))")
+        }
+        return staged
+    }
+
+    /// A new name beside `name`, made by `create` (which returns -1 with `errno` set, else
+    /// anything) and registered under the lock, so an interruption always finds it: the
+    /// target's name with a prefix and suffix, or a short one where that would pass the
+    /// 255-byte limit of a file name.
+    private static func uniqueName(for name: String, in folderPath: String, _ create: (String) -> Int32) -> String {
+        let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
+        var candidate = ""
+        for _ in 0..<100 {
+            candidate = prefix + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+            let made = TemporaryFiles.shared.creating(folderPath + "/" + candidate) { create(candidate) }
+            if made >= 0 || errno != EEXIST { break }
+        }
+        return candidate
+    }
+}
+
+/// The folders a run writes in, opened beneath their documents' folders, and those it made.
+private struct FolderMaker {
+    private var opened: [String: Int32] = [:]
+    /// Folders made, in order: their parent, opened, and their name.
+    private var made: [(parent: Int32, name: String)] = []
+
+    /// The file's folder, opened beneath its document's folder; missing ones are made (a link
+    /// swapped in for one is not followed out: every step is opened beneath the root).
+    mutating func open(_ file: DocsTransaction.File) throws(CommandFailure) -> Int32 {
+        let target = file.target
+        let key = "\(target.root)/" + target.folders.joined(separator: "/")
+        if let descriptor = opened[key] { return descriptor }
+        let shown = Values.printable(target.shown)
+        func failure(_ path: String, _ code: Int32) -> CommandFailure {
+            let reason = code == EXDEV ? "it leads out of the document's folder" : errorText(code)
+            return CommandFailure(
+                .cannotCreate, "\(file.origin): cannot create '\(shown)': '\(Values.printable(path))': \(reason)")
+        }
+        for depth in 0...target.folders.count {
+            let path = depth == 0 ? "." : target.folders[..<depth].joined(separator: "/")
+            let descriptor = Beneath.open(target.root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 {
+                if depth == target.folders.count {
+                    opened[key] = descriptor
+                    return descriptor
+                }
+                close(descriptor)
+                continue
+            }
+            guard errno == ENOENT, depth > 0 else { throw failure(path, errno) }
+            let parentPath = depth == 1 ? "." : target.folders[..<(depth - 1)].joined(separator: "/")
+            let parent = Beneath.open(target.root, parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard parent >= 0 else { throw failure(parentPath, errno) }
+            let name = target.folders[depth - 1]
+            guard withPath(name, { mkdirat(parent, $0, 0o777) }) == 0 else {
+                let code = errno
+                close(parent)
+                throw failure(path, code)
+            }
+            made.append((parent, name))
+            // Opened again beneath the root on the next pass round the loop: the folder just made.
+            let again = Beneath.open(target.root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard again >= 0 else { throw failure(path, errno) }
+            if depth == target.folders.count {
+                opened[key] = again
+                return again
+            }
+            close(again)
+        }
+        throw failure(target.folders.joined(separator: "/"), ENOENT)
+    }
+
+    /// Removes the folders made, deepest first.
+    mutating func removeMade() {
+        for (parent, name) in made.reversed() {
+            _ = withPath(name) { unlinkat(parent, $0, AT_REMOVEDIR) }
+        }
+    }
+
+    mutating func closeAll() {
+        for descriptor in opened.values { close(descriptor) }
+        for (parent, _) in made { close(parent) }
+        opened = [:]
+        made = []
+    }
+}
