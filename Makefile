@@ -11,7 +11,7 @@ SWIFT ?= swift
 SWIFTPM = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SHLVL -u OLDPWD -u _ $(SWIFT)
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo check test test-sanitize example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
+.PHONY: all deps test-deps build demo check test test-sanitize api-compare example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
 
 all: build
 
@@ -67,12 +67,12 @@ ALONE = DescriptorExhaustionTests
 test: test-deps
 	@$(STEP) "lint" $(MAKE) --no-print-directory lint
 	@$(STEP) "build: debug, the tests" $(SWIFTPM) build $(TESTS)
-	@$(STEP) "api-check" $(MAKE) --no-print-directory api-check
+	@$(STEP) "api-check" $(MAKE) --no-print-directory api-compare
 	@$(STEP) "suite" $(SWIFTPM) test --skip-build --skip '$(ALONE)'
 	@$(STEP) "suite: $(ALONE) alone" $(SWIFTPM) test --skip-build --filter '$(ALONE)'
 	@$(STEP) "example: SnapshotExample" $(MAKE) --no-print-directory example-snapshots
 	@$(STEP) "example: LibraryExample" $(MAKE) --no-print-directory example-library
-	@$(STEP) "readme-check" $(MAKE) --no-print-directory readme-check
+	@$(STEP) "readme-check" bash -c 'scripts/readme-check --self-test && scripts/readme-check'
 	@# Every picture of the README and docs/ is what tally draws now, and the example package
 	@# keeps its own through the command plugin.
 	@$(STEP) "docs --check" $(TALLY) docs --check $(DOCUMENTS)
@@ -121,6 +121,12 @@ api-baseline: deps
 
 api-check: deps
 	$(SWIFTPM) build $(TESTS)
+	@$(MAKE) --no-print-directory api-compare
+
+# The comparison alone, on the modules the test build has made: make test runs it after that
+# build without asking SwiftPM to build again (a second `swift build` in a fresh clone plans the
+# build anew and recompiles tally's modules, about two minutes of CPU).
+api-compare:
 	@SWIFT=$(SWIFT) scripts/api-baseline "$$($(SWIFTPM) build --show-bin-path)" > .build/public-api.txt
 	@diff -u api/public-api.txt .build/public-api.txt >&2 || { echo "api-check: the public API differs from api/public-api.txt (above); if that is on purpose, run make api-baseline and commit the baseline with the change" >&2; exit 1; }
 	@echo "api-check: the public API is the baseline's ($$(wc -l < api/public-api.txt) symbols in api/public-api.txt)"
