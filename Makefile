@@ -141,8 +141,11 @@ api-compare:
 # Cairo trait and not the Server one: the server is safe Swift over NIO (no unsafe pointer of
 # ours) and ThreadSanitizer watches it, so NIO and Hummingbird are not built a third time. Its
 # suites: the Cairo, badge and SVG targets whole, and of the command line's the suites whose
-# processes go through those paths (ASAN_SUITES).
-ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|BadgeLabelScriptTests|BatchTests|CairoLoadingTests|ClosedDescriptorTests|DocsCommandTests|DocsSafetyTests|EdgeCaseTests|InterruptionTests|OutputPathTests|ErrorTests
+# processes go through those paths (ASAN_SUITES). Not the suites of argument errors and edge
+# values (ErrorTests, EdgeCaseTests, BadgeLabelScriptTests): hundreds of sanitized processes
+# that run the parser and messages, safe Swift, and the font and decimal text that the
+# in-process suites above already run.
+ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|BatchTests|CairoLoadingTests|ClosedDescriptorTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
 #
 # ThreadSanitizer watches threads: the server (event loops, the raster queue, the response
 # cache, connection limits), the batch workers and the signal watcher. Its suites: the server's

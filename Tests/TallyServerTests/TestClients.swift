@@ -59,9 +59,9 @@ struct RouterClient: TestClientProtocol {
         let request = Request(
             head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: uri, headerFields: headers),
             body: RequestBody(buffer: body ?? ByteBuffer()))
-        let channel = EmbeddedChannel()
-        // Closed when the answer is in: its pipeline and it refer to each other until then.
-        defer { _ = try? channel.finish() }
+        // A testing channel that any thread may use: a request's task moves between threads at
+        // each await (an EmbeddedChannel may be used only from the thread that made it).
+        let channel = NIOAsyncTestingChannel()
         let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         let response: Response
         do {
@@ -72,6 +72,8 @@ struct RouterClient: TestClientProtocol {
         // The writer is handed over by value; its box is what it wrote into.
         let writer = CollectedBody()
         try await response.body.write(writer)
+        // Closed when the answer is in: its pipeline and it refer to each other until then.
+        _ = try? await channel.finish()
         return TestResponse(head: response.head, body: writer.box.buffer)
     }
 }
