@@ -188,7 +188,10 @@ public func runProgram(
         errors.data = err.fileHandleForReading.readDataToEndOfFile()
         group.leave()
     }
-    final class Flag: @unchecked Sendable { var timedOut = false }
+    final class Flag: @unchecked Sendable {
+        var timedOut = false
+        var threads = ""
+    }
     let expired = Flag()
     let identifier = process.processIdentifier
     let timer = DispatchWorkItem {
@@ -196,6 +199,9 @@ public func runProgram(
         expired.timedOut = true
         // The child and everything it started (a shell's tally holds the pipes open too).
         let tree = [identifier] + descendants(of: identifier)
+        // Where each thread waits, read before the kill: a hang that comes once in hundreds of
+        // runs must say where it was the first time.
+        expired.threads = tree.map(threadStates(of:)).joined(separator: "; ")
         for pid in tree { kill(pid, SIGTERM) }
         // Whatever ignores SIGTERM (or is stopped) is killed outright.
         DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
@@ -209,12 +215,34 @@ public func runProgram(
     process.waitUntilExit()
     timer.cancel()
     if expired.timedOut {
+        let command = "\(url.lastPathComponent) \(arguments.joined(separator: " "))"
         Issue.record(
-            "\(url.lastPathComponent) \(arguments.joined(separator: " ")) ran past \(Int(timeout)) s and was killed",
+            "\(command) ran past \(Int(timeout)) s and was killed; its threads: \(expired.threads)",
             sourceLocation: sourceLocation)
     }
     return TallyRun(
         status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
+}
+
+/// A process's threads as Linux shows them: its name, then each thread's name, state (R
+/// running, S sleeping, D in the disk, t traced or stopped) and the kernel function it waits in,
+/// from /proc (elsewhere only the pid).
+func threadStates(of pid: Int32) -> String {
+    #if os(Linux)
+    func read(_ path: String) -> String {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    let tasks = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).sorted()
+    let threads = tasks.map { task -> String in
+        let stat = read("/proc/\(pid)/task/\(task)/stat")
+        // "tid (name) state …": the state is the first field after the name's last ")".
+        let state = stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].drop { $0 == " " }.prefix(1) } ?? "?"
+        return "\(read("/proc/\(pid)/task/\(task)/comm")) \(state) \(read("/proc/\(pid)/task/\(task)/wchan"))"
+    }
+    return "\(pid) \(read("/proc/\(pid)/comm")) [\(threads.joined(separator: ", "))]"
+    #else
+    return "\(pid)"
+    #endif
 }
 
 /// The processes descended from `pid`, children first (Linux: from /proc; elsewhere none).
