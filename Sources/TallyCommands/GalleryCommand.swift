@@ -43,6 +43,16 @@ struct GalleryCommand: ParsableCommand {
     var drawing: DrawingOptions<GalleryCommand>
 
     func run() throws {
+        let chosen = try Output.format(
+            given: format, output: output, fallback: Gallery.Format.svg,
+            fromExtension: Gallery.Format.init(pathExtension:))
+        // A list of scales, or a PNG pair: the files a region writes (SPEC §6, §8).
+        let several = try CommandFiles.write(
+            output: output, format: chosen.rawValue, given: drawing.given(), among: RenderOption.all
+        ) { [counts, output, format] variant throws(CommandFailure) in
+            try Self.drawn(counts: counts, output: output, format: format, given: variant).bytes
+        }
+        if several { return }
         let drawn = try self.drawn()
         try Output.emit(
             drawn.bytes, to: output, binary: drawn.format == .png || drawn.format == .pdf,

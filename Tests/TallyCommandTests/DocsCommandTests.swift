@@ -83,8 +83,11 @@ import Testing
             written.contains(
                 "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"images/9999-dark.png\"><img src=\"images/9999.png\""
             ))
-        let light = try TallyProcess.run(["render", "9999", "--theme", "light", "--size", "128", "-f", "png"])
-        let dark = try TallyProcess.run(["render", "9999", "--theme", "dark", "--size", "128", "-f", "png"])
+        // Each is transparent, as the auto SVG is (SPEC §3): drawn for a page of its own scheme.
+        let light = try TallyProcess.run(
+            ["render", "9999", "--theme", "light", "--background", "none", "--size", "128", "-f", "png"])
+        let dark = try TallyProcess.run(
+            ["render", "9999", "--theme", "dark", "--background", "none", "--size", "128", "-f", "png"])
         #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999.png")) == light.stdout)
         #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999-dark.png")) == dark.stdout)
         // The text around the regions, and the fenced example, are as they were.
@@ -179,10 +182,22 @@ import Testing
             ("b.svg", ["badge", "137", "--label", "stars", "--of", "200"]),
             ("b-light.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "light"]),
             ("b-dark.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "dark"]),
-            ("c.png", ["render", "99", "--theme", "light", "--size", "64", "-f", "png"]),
-            ("c@2x.png", ["render", "99", "--theme", "light", "--scale", "2", "--size", "64", "-f", "png"]),
-            ("c-dark.png", ["render", "99", "--theme", "dark", "--size", "64", "-f", "png"]),
-            ("c-dark@2x.png", ["render", "99", "--theme", "dark", "--scale", "2", "--size", "64", "-f", "png"]),
+            ("c.png", ["render", "99", "--theme", "light", "--background", "none", "--size", "64", "-f", "png"]),
+            (
+                "c@2x.png",
+                [
+                    "render", "99", "--theme", "light", "--background", "none", "--scale", "2", "--size", "64", "-f",
+                    "png",
+                ]
+            ),
+            ("c-dark.png", ["render", "99", "--theme", "dark", "--background", "none", "--size", "64", "-f", "png"]),
+            (
+                "c-dark@2x.png",
+                [
+                    "render", "99", "--theme", "dark", "--background", "none", "--scale", "2", "--size", "64", "-f",
+                    "png",
+                ]
+            ),
         ]
         for (file, arguments) in expected {
             let drawn = try TallyProcess.run(arguments)
