@@ -108,7 +108,10 @@ package enum DocsRun {
             try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn), warn: warn)
         let targets = DocsTargets(files)
         let plan = DocsPlanner.plan(
-            files.map { DocsPlanner.Document(path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil) },
+            files.map {
+                DocsPlanner.Document(
+                    path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil, realFolder: $0.realFolder)
+            },
             readCommand: RegionCommand.read,
             target: { image, document throws(DocsFailure) in try targets.target(image, of: document) },
             existing: targets.compare,
