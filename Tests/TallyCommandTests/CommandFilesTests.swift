@@ -71,6 +71,26 @@ import Testing
         }
     }
 
+    /// A gallery drawn into a pair reads its counts from standard input once: both files show
+    /// the counts, as when they are written out.
+    @Test(.processTimeLimit(minutes: 1))
+    func aGallerysPairReadsStandardInputOnce() throws {
+        try startingAProcess()
+        let root = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (piped, written) = (root.appendingPathComponent("piped"), root.appendingPathComponent("written"))
+        for folder in [piped, written] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
+        let options = ["--theme", "auto", "--size", "48", "-o", "a.png"]
+        let run = try TallyProcess.run(["gallery", "-"] + options, directory: piped, stdin: Data("1\n25\n137\n".utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try TallyProcess.run(["gallery", "1", "25", "137"] + options, directory: written).status == 0)
+        let files = try Self.files(in: piped)
+        #expect(files.keys.sorted() == ["a-dark.png", "a.png"])
+        #expect(files == (try Self.files(in: written)))
+    }
+
     /// What cannot be one file a density is one line naming `--scale` and its value, exit 64,
     /// and no file written.
     @Test(
