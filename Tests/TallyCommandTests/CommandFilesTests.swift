@@ -35,6 +35,13 @@ import Testing
                 ["render", "9999", "--theme", "auto", "--scale", "1,2", "--background", "paper"],
                 ["a.png", "a@2x.png", "a-dark.png", "a-dark@2x.png"]
             ),
+            (
+                [
+                    "render", "6200", "--of", "10000", "--style", "ink", "--seed", "7", "--padding", "4", "--caption",
+                    "--label", "six", "--ink", "#123456", "--width", "90", "--scale", "1,2", "--theme", "auto",
+                ],
+                ["a.png", "a@2x.png", "a-dark.png", "a-dark@2x.png"]
+            ),
             (["badge", "1234", "--label", "downloads", "--scale", "1,3"], ["a.png", "a@3x.png"]),
             (["badge", "6200", "--of", "10000", "--theme", "auto"], ["a.png", "a-dark.png"]),
             (["gallery", "1", "25", "137", "--scale", "1,2", "--size", "48"], ["a.png", "a@2x.png"]),
