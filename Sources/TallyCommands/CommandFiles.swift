@@ -40,7 +40,8 @@ enum CommandFiles {
         guard scales.count > 1 || pair else { return false }
         let list = "\(RenderOption.scale.flag) '\(Values.printable(given[.scale] ?? ""))' is a list of densities"
         guard let imageFormat else { throw .usage("\(list), one PNG each; \(format) takes one scale") }
-        guard let output, output != "-", !output.hasPrefix("/dev/") else {
+        // Standard output, a device or a descriptor (`/proc/self/fd/1`) holds one file.
+        guard let output, output != "-", !output.hasPrefix("/dev/"), Output.namedDescriptor(output) == nil else {
             if scales.count > 1 { throw .usage("\(list), one file each; give -o with the path of the 1x file") }
             return false
         }

@@ -105,6 +105,10 @@ import Testing
         arguments: [
             (["render", "137", "--scale", "1,2", "-f", "png"], "--scale '1,2' is a list of densities, one file each"),
             (
+                ["render", "137", "--scale", "1,2", "-f", "png", "-o", "/proc/self/fd/1"],
+                "--scale '1,2' is a list of densities, one file each"
+            ),
+            (
                 ["render", "137", "--scale", "1,2", "-o", "a.svg"],
                 "--scale '1,2' is a list of densities, which is for PNG"
             ),
