@@ -5,7 +5,10 @@ import Testing
 /// tally's pre-commit hooks (`.pre-commit-hooks.yaml`, SPEC §8), as a user's repository runs
 /// them: `tally-docs-check` fails on a stale region and passes once `tally-docs` has redrawn it.
 /// The hooks are `language: system`, so they run the `tally` this build made, put first on
-/// PATH: no build in pre-commit's cache, about a second of CPU for the three runs.
+/// PATH: no build in pre-commit's cache, a few seconds of CPU for the three runs (each clones
+/// tally's checkout). try-repo reads the checkout at HEAD; where it has uncommitted changes to
+/// tracked files (a worktree's too) it commits them in a shadow copy first, but an untracked file
+/// is left out, so a new `.pre-commit-hooks.yaml` must be committed for this test to see it.
 @Suite struct PreCommitTests {
     static let preCommit = installedProgram("pre-commit")
 
