@@ -15,12 +15,18 @@ package enum DocsPlanner {
         /// named through a link, its real file's, so one file has one set of images however it
         /// is named.
         package var folder: String
-        package init(path: String, bytes: [UInt8], folder: String? = nil) {
+        /// Its folder on disk, every link resolved (by default `folder`): whether it is in a
+        /// `.docc` catalogue, and how deep, is read from it (SPEC §8: there the inside is the
+        /// catalogue), so an article named from inside its catalogue (`a.md` in
+        /// `Foo.docc/Articles`) is in it as much as one named from outside.
+        package var realFolder: String
+        package init(path: String, bytes: [UInt8], folder: String? = nil, realFolder: String? = nil) {
             (self.path, self.bytes, self.folder) = (path, bytes, folder ?? ImagePlan.folder(of: path))
+            self.realFolder = realFolder ?? self.folder
         }
 
         /// Whether its folder is in a DocC catalogue.
-        var isInDocC: Bool { ImagePlan.isInDocC(ImagePlan.join(folder, "document")) }
+        var isInDocC: Bool { ImagePlan.depthInDocC(realFolder) != nil }
     }
 
     /// A region's command, read: what it asks for, and how to draw each of its files.
@@ -101,7 +107,7 @@ package enum DocsPlanner {
                     do {
                         images = try ImagePlan.images(
                             for: command.request, documentFolder: document.folder,
-                            inDocC: document.isInDocC, climb: ImagePlan.depthInDocC(document.folder) ?? 0)
+                            inDocC: document.isInDocC, climb: ImagePlan.depthInDocC(document.realFolder) ?? 0)
                     } catch {
                         throw DocsFailure(error.message)
                     }

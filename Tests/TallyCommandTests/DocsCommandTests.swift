@@ -83,8 +83,11 @@ import Testing
             written.contains(
                 "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"images/9999-dark.png\"><img src=\"images/9999.png\""
             ))
-        let light = try TallyProcess.run(["render", "9999", "--theme", "light", "--size", "128", "-f", "png"])
-        let dark = try TallyProcess.run(["render", "9999", "--theme", "dark", "--size", "128", "-f", "png"])
+        // Each is transparent, as the auto SVG is (SPEC §3): drawn for a page of its own scheme.
+        let light = try TallyProcess.run(
+            ["render", "9999", "--theme", "light", "--background", "none", "--size", "128", "-f", "png"])
+        let dark = try TallyProcess.run(
+            ["render", "9999", "--theme", "dark", "--background", "none", "--size", "128", "-f", "png"])
         #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999.png")) == light.stdout)
         #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999-dark.png")) == dark.stdout)
         // The text around the regions, and the fenced example, are as they were.
@@ -179,10 +182,22 @@ import Testing
             ("b.svg", ["badge", "137", "--label", "stars", "--of", "200"]),
             ("b-light.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "light"]),
             ("b-dark.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "dark"]),
-            ("c.png", ["render", "99", "--theme", "light", "--size", "64", "-f", "png"]),
-            ("c@2x.png", ["render", "99", "--theme", "light", "--scale", "2", "--size", "64", "-f", "png"]),
-            ("c-dark.png", ["render", "99", "--theme", "dark", "--size", "64", "-f", "png"]),
-            ("c-dark@2x.png", ["render", "99", "--theme", "dark", "--scale", "2", "--size", "64", "-f", "png"]),
+            ("c.png", ["render", "99", "--theme", "light", "--background", "none", "--size", "64", "-f", "png"]),
+            (
+                "c@2x.png",
+                [
+                    "render", "99", "--theme", "light", "--background", "none", "--scale", "2", "--size", "64", "-f",
+                    "png",
+                ]
+            ),
+            ("c-dark.png", ["render", "99", "--theme", "dark", "--background", "none", "--size", "64", "-f", "png"]),
+            (
+                "c-dark@2x.png",
+                [
+                    "render", "99", "--theme", "dark", "--background", "none", "--scale", "2", "--size", "64", "-f",
+                    "png",
+                ]
+            ),
         ]
         for (file, arguments) in expected {
             let drawn = try TallyProcess.run(arguments)
@@ -192,6 +207,38 @@ import Testing
         let written = try String(contentsOf: folder.appendingPathComponent("page.md"), encoding: .utf8)
         #expect(written.contains("srcset=\"c-dark.png 1x, c-dark@2x.png 2x\""))
         #expect(written.contains("<img src=\"c.png\" srcset=\"c.png 1x, c@2x.png 2x\""))
+    }
+
+    /// SPEC §8: in a `.docc` catalogue the inside is the catalogue: an article writes into the
+    /// catalogue's `Images/`, whether it is named from outside the catalogue or from its own
+    /// folder, and the same `-o` gives the same files and reference; outside is refused.
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG)"), .processTimeLimit(minutes: 1))
+    func anArticleWritesIntoItsCataloguesImages() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let articles = folder.appendingPathComponent("Foo.docc/Articles")
+        try FileManager.default.createDirectory(at: articles, withIntermediateDirectories: true)
+        let article = articles.appendingPathComponent("a.md")
+        let region = "# A\n\n<!-- tally render 137 --scale 1,2 -o ../Images/x.png -->\n<!-- /tally -->\n"
+        try Data(region.utf8).write(to: article)
+        let inside = try TallyProcess.run(["docs", "a.md"], directory: articles)
+        #expect(inside.status == 0, "\(inside.stderr)")
+        let images = folder.appendingPathComponent("Foo.docc/Images")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted() == ["x.png", "x@2x.png"])
+        let written = try String(contentsOf: article, encoding: .utf8)
+        #expect(written.contains("-->\n![137 tally marks: "))
+        #expect(written.contains("](x)\n<!-- /tally -->"))
+        let outside = try TallyProcess.run(["docs", "--check", "Foo.docc"], directory: folder)
+        #expect(outside.status == 0, "\(outside.stderr)")
+
+        try Data(region.replacingOccurrences(of: "../Images", with: "../../Images").utf8).write(to: article)
+        for (directory, path) in [(articles, "a.md"), (folder, "Foo.docc/Articles/a.md")] {
+            let refused = try TallyProcess.run(["docs", path], directory: directory)
+            expectOneLineError(
+                refused, status: 64, mentioning: "\(path):3: -o '../../Images/x.png' leaves the catalogue")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Images").path))
     }
 
     /// An image written again replaces the file atomically: a hard link to the old one keeps
