@@ -244,6 +244,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.md", "b.md"])
     }
 
+    /// SPEC §8: an opener outside code that is not run is a warning naming FILE:LINE, never
+    /// "0 regions in 0 documents"; it keeps the exit code, and code stays silent.
+    @Test(.processTimeLimit(minutes: 1))
+    func openersNotRunAreWarnedOfByLine() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "# Page\n\nText <!-- tally render 1 -o a.svg --> and no closer.\n\n    <!-- tally render 2 -->\n"
+        try Data(text.utf8).write(to: folder.appendingPathComponent("page.md"))
+        for arguments in [["docs", "page.md"], ["docs", "--check", "page.md"]] {
+            let run = try TallyProcess.run(arguments, directory: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(run.stderr)")
+            #expect(
+                lines.first?.hasPrefix("tally: warning: page.md:3: this region was not run") == true, "\(run.stderr)")
+            #expect(
+                lines.last == "tally: no region run, 1 opener not run (see the warnings): up to date", "\(run.stderr)")
+            #expect(!run.stderr.contains("0 regions"), "\(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["page.md"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("page.md")) == Data(text.utf8))
+    }
+
     /// A README as they are written: a region wherever Markdown puts a picture, and examples of
     /// regions in code (SPEC §8).
     static let readmeWithInlineRegions = """
