@@ -50,13 +50,14 @@ package struct MarkdownLayout {
 
     /// The layout of an HTML document: every comment is one, and nothing is code.
     package init(html bytes: [UInt8], newline: UInt8) {
+        var html = InlineHTML(bytes)
         var index = 0
         var lineStart = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == newline {
                 lineStart = true
-            } else if byte == UInt8(ascii: "<"), let end = InlineHTML.comment(bytes, at: index) {
+            } else if byte == UInt8(ascii: "<"), let end = html.comment(at: index) {
                 comments.append(Comment(start: index, end: end, startsLine: lineStart, endsTable: false))
                 lineStart = false
                 index = end
@@ -554,25 +555,27 @@ private struct BlockParser {
         let name = String(decoding: line[nameStart..<nameEnd].map(lowercased), as: UTF8.self)
         if Self.type6Names.contains(name) && endsName(at: nameEnd, slash: true) { return 6 }
         guard !interruptsParagraph else { return nil }
-        let tagEnd = InlineHTML.openTag(line, at: 0) ?? InlineHTML.closingTag(line, at: 0)
+        var tag = InlineHTML(line)
+        let tagEnd = tag.openTag(at: 0) ?? tag.closingTag(at: 0)
         guard let tagEnd else { return nil }
         return line[tagEnd...].allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } ? 7 : nil
     }
 
     /// Whether this line ends the open HTML block of `type` 1 to 5.
     func htmlBlockEnds(type: Int) -> Bool {
-        let line = bytes[firstNonspace..<lineEnd].map(lowercased)
-        let endings = [
-            1: ["</pre>", "</script>", "</style>", "</textarea>"], 2: ["-->"], 3: ["?>"], 4: [">"], 5: ["]]>"],
-        ]
-        return endings[type, default: []].contains { ending in
-            let pattern = Array(ending.utf8)
+        let line = bytes[firstNonspace..<lineEnd]
+        return Self.htmlBlockEndings[type].contains { pattern in
             guard line.count >= pattern.count else { return false }
-            return (0...(line.count - pattern.count)).contains {
-                line[$0..<($0 + pattern.count)].elementsEqual(pattern)
+            return (line.startIndex...(line.endIndex - pattern.count)).contains { start in
+                zip(line[start..<(start + pattern.count)], pattern).allSatisfy { lowercased($0) == $1 }
             }
         }
     }
+
+    /// What ends an HTML block of each type, 1 to 5 (CommonMark §4.6), lowercase.
+    static let htmlBlockEndings: [[[UInt8]]] = [
+        [], ["</pre>", "</script>", "</style>", "</textarea>"], ["-->"], ["?>"], [">"], ["]]>"],
+    ].map { $0.map { Array($0.utf8) } }
 
     /// A GFM table's columns, when this line is a delimiter row under the paragraph's last line
     /// with as many cells.
@@ -607,6 +610,7 @@ private struct BlockParser {
     mutating func scanInline(_ content: Gathered) {
         let text = content.text
         var backticks = BacktickSearch()
+        var html = InlineHTML(text)
         var index = 0
         while index < text.count {
             let byte = text[index]
@@ -622,14 +626,14 @@ private struct BlockParser {
                     index = runEnd
                 }
             } else if byte == UInt8(ascii: "<") {
-                if let end = InlineHTML.autolink(text, at: index) {
+                if let end = html.autolink(at: index) {
                     index = end
-                } else if let end = InlineHTML.comment(text, at: index) {
+                } else if let end = html.comment(at: index) {
                     let range = content.range(index, end)
                     comments.append(
                         .init(start: range.lowerBound, end: range.upperBound, startsLine: false, endsTable: false))
                     index = end
-                } else if let end = InlineHTML.tag(text, at: index) {
+                } else if let end = html.tag(at: index) {
                     index = end
                 } else {
                     index += 1
@@ -644,12 +648,13 @@ private struct BlockParser {
     /// the first `-->`.
     mutating func scanHTMLBlock(_ content: Gathered, endsTable: Bool) {
         let text = content.text
+        var html = InlineHTML(text)
         var index = 0
         var lineStart = true
         var first = true
         while index < text.count {
             let byte = text[index]
-            if byte == UInt8(ascii: "<"), let end = InlineHTML.comment(text, at: index) {
+            if byte == UInt8(ascii: "<"), let end = html.comment(at: index) {
                 let range = content.range(index, end)
                 comments.append(
                     .init(
@@ -733,31 +738,56 @@ private enum TableRow {
 
 /// CommonMark's raw HTML and autolinks (§6.5, §6.6), each recognised at a `<`: the index after
 /// it, or nil.
-enum InlineHTML {
+struct InlineHTML {
+    let text: [UInt8]
+    /// The last search for each end: where it started, and what it found. Searches go forward,
+    /// so a text of many unclosed `<!--` or quotes is read once, not once for each.
+    private var searches: [[UInt8]: (from: Int, found: Int?)] = [:]
+
+    init(_ text: [UInt8]) { self.text = text }
+
+    /// The first `needle` at `start` or after.
+    mutating func find(_ needle: [UInt8], from start: Int) -> Int? {
+        if let last = searches[needle], last.from <= start, last.found.map({ $0 >= start }) ?? true {
+            return last.found
+        }
+        var index = start
+        var found: Int? = nil
+        while index + needle.count <= text.count {
+            if text[index] == needle[0] && text[index...].starts(with: needle) {
+                found = index
+                break
+            }
+            index += 1
+        }
+        searches[needle] = (start, found)
+        return found
+    }
+
     /// `<!-->`, `<!--->`, or `<!--` to the first `-->`.
-    static func comment(_ text: [UInt8], at start: Int) -> Int? {
+    mutating func comment(at start: Int) -> Int? {
         guard text[start...].starts(with: Array("<!--".utf8)) else { return nil }
         if text[(start + 4)...].starts(with: [UInt8(ascii: ">")]) { return start + 5 }
         if text[(start + 4)...].starts(with: Array("->".utf8)) { return start + 6 }
-        return find(Array("-->".utf8), in: text, from: start + 4).map { $0 + 3 }
+        return find(Array("-->".utf8), from: start + 4).map { $0 + 3 }
     }
 
     /// An open tag, closing tag, processing instruction, declaration or CDATA section.
-    static func tag(_ text: [UInt8], at start: Int) -> Int? {
-        if let end = openTag(text, at: start) ?? closingTag(text, at: start) { return end }
+    mutating func tag(at start: Int) -> Int? {
+        if let end = openTag(at: start) ?? closingTag(at: start) { return end }
         if text[start...].starts(with: Array("<?".utf8)) {
-            return find(Array("?>".utf8), in: text, from: start + 2).map { $0 + 2 }
+            return find(Array("?>".utf8), from: start + 2).map { $0 + 2 }
         }
         if text[start...].starts(with: Array("<![CDATA[".utf8)) {
-            return find(Array("]]>".utf8), in: text, from: start + 9).map { $0 + 3 }
+            return find(Array("]]>".utf8), from: start + 9).map { $0 + 3 }
         }
         if start + 2 < text.count && text[start + 1] == UInt8(ascii: "!") && isLetter(text[start + 2]) {
-            return text[(start + 2)...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 }
+            return find([UInt8(ascii: ">")], from: start + 2).map { $0 + 1 }
         }
         return nil
     }
 
-    static func openTag(_ text: [UInt8], at start: Int) -> Int? {
+    mutating func openTag(at start: Int) -> Int? {
         var index = start + 1
         guard index < text.count, isLetter(text[index]) else { return nil }
         while index < text.count && (isLetter(text[index]) || isDigit(text[index]) || text[index] == UInt8(ascii: "-"))
@@ -765,7 +795,7 @@ enum InlineHTML {
             index += 1
         }
         while true {
-            let afterSpace = skipWhitespace(text, from: index)
+            let afterSpace = skipWhitespace(from: index)
             guard afterSpace < text.count else { return nil }
             let byte = text[afterSpace]
             if byte == UInt8(ascii: ">") { return afterSpace + 1 }
@@ -782,13 +812,13 @@ enum InlineHTML {
             {
                 index += 1
             }
-            let equals = skipWhitespace(text, from: index)
+            let equals = skipWhitespace(from: index)
             guard equals < text.count, text[equals] == UInt8(ascii: "=") else { continue }
-            let value = skipWhitespace(text, from: equals + 1)
+            let value = skipWhitespace(from: equals + 1)
             guard value < text.count else { return nil }
             let quote = text[value]
             if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-                guard let close = text[(value + 1)...].firstIndex(of: quote) else { return nil }
+                guard let close = find([quote], from: value + 1) else { return nil }
                 index = close + 1
             } else {
                 var end = value
@@ -799,7 +829,7 @@ enum InlineHTML {
         }
     }
 
-    static func closingTag(_ text: [UInt8], at start: Int) -> Int? {
+    mutating func closingTag(at start: Int) -> Int? {
         guard start + 2 < text.count, text[start + 1] == UInt8(ascii: "/"), isLetter(text[start + 2]) else {
             return nil
         }
@@ -808,21 +838,21 @@ enum InlineHTML {
         {
             index += 1
         }
-        index = skipWhitespace(text, from: index)
+        index = skipWhitespace(from: index)
         return index < text.count && text[index] == UInt8(ascii: ">") ? index + 1 : nil
     }
 
     /// `<scheme:…>` or `<name@host>`.
-    static func autolink(_ text: [UInt8], at start: Int) -> Int? {
+    mutating func autolink(at start: Int) -> Int? {
         var index = start + 1
-        guard index < text.count, isLetter(text[index]) else { return email(text, at: start) }
+        guard index < text.count, isLetter(text[index]) else { return email(at: start) }
         while index < text.count && (isLetter(text[index]) || isDigit(text[index]) || "+.-".utf8.contains(text[index]))
         {
             index += 1
         }
         let schemeLength = index - start - 1
         guard (2...32).contains(schemeLength), index < text.count, text[index] == UInt8(ascii: ":") else {
-            return email(text, at: start)
+            return email(at: start)
         }
         index += 1
         while index < text.count && text[index] > 0x20 && text[index] != UInt8(ascii: "<")
@@ -833,7 +863,7 @@ enum InlineHTML {
         return index < text.count && text[index] == UInt8(ascii: ">") ? index + 1 : nil
     }
 
-    static func email(_ text: [UInt8], at start: Int) -> Int? {
+    mutating func email(at start: Int) -> Int? {
         var index = start + 1
         while index < text.count
             && (isLetter(text[index]) || isDigit(text[index]) || ".!#$%&'*+/=?^_`{|}~-".utf8.contains(text[index]))
@@ -860,19 +890,10 @@ enum InlineHTML {
         }
     }
 
-    static func skipWhitespace(_ text: [UInt8], from start: Int) -> Int {
+    func skipWhitespace(from start: Int) -> Int {
         var index = start
         while index < text.count && " \t\n\r".utf8.contains(text[index]) { index += 1 }
         return index
-    }
-
-    static func find(_ needle: [UInt8], in text: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + needle.count <= text.count {
-            if text[index] == needle[0] && text[index...].starts(with: needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }
 

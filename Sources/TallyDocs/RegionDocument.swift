@@ -335,12 +335,17 @@ private struct Scanner {
     {
         var regionIndex = 0
         var index = 0
+        var nextClose: Int? = nil
         while let start = find(Self.commentOpen, from: index, to: bytes.count) {
             index = start + 1
             while regionIndex < regions.count && regions[regionIndex].upperBound <= start { regionIndex += 1 }
             if regionIndex < regions.count && regions[regionIndex].contains(start) { continue }
             guard !read.contains(start), openerCommand(at: start) != nil, !layout.isCode(start) else { continue }
-            guard find(Self.commentClose, from: start + Self.commentOpen.count, to: bytes.count) != nil else {
+            // The first `-->` after it: once found, it serves every opener before it.
+            if nextClose.map({ $0 < start + Self.commentOpen.count }) ?? true {
+                nextClose = find(Self.commentClose, from: start + Self.commentOpen.count, to: bytes.count)
+            }
+            guard nextClose != nil else {
                 throw RegionSyntaxError(line: line(at: start), "the opening <!-- tally … has no -->")
             }
             warnings.append(
