@@ -69,7 +69,7 @@ let cmarkVerdictScript = #"""
 
         /// A piece of inline content: text, badges, markup, a region, a region in a code span.
         mutating func inline() -> String {
-            switch random(14) {
+            switch random(15) {
             case 0, 1: return region()
             case 2: return "`" + region() + "`"
             case 3: return "`` a " + region() + " ``"
@@ -79,6 +79,7 @@ let cmarkVerdictScript = #"""
             case 7: return pick(["<span>", "</span>", "<b title=\"`\">", "<https://example.com/`>", "*em*"])
             case 8: return "\t"
             case 9: return pick(["``", "```"])
+            case 10: return "[a " + region() + "](https://example.com)"
             default: return pick(["text", "a", "more words", "x"])
             }
         }
@@ -144,7 +145,9 @@ let cmarkVerdictScript = #"""
 
         mutating func document() -> String {
             next = 0
-            return blocks(depth: 0).joined(separator: "\n") + (random(2) == 0 ? "\n" : "")
+            // CRLF now and then: a line break is two bytes, and a CR before it is no content.
+            let lineBreak = random(4) == 0 ? "\r\n" : "\n"
+            return blocks(depth: 0).joined(separator: lineBreak) + (random(2) == 0 ? lineBreak : "")
         }
     }
 
@@ -190,9 +193,9 @@ let cmarkVerdictScript = #"""
                 "\(document)")
             guard tally != cmark else { continue }
             disagreements += 1
-            if let dump = ProcessInfo.processInfo.environment["DUMP_DISAGREEMENTS"] {
-                try? (document + "\u{0}").write(
-                    toFile: dump + "/\(disagreements).md", atomically: true, encoding: .utf8)
+            // DUMP_DISAGREEMENTS=FOLDER keeps each document the two read differently, to study.
+            if let folder = ProcessInfo.processInfo.environment["DUMP_DISAGREEMENTS"] {
+                try? Data(document.utf8).write(to: URL(fileURLWithPath: folder + "/\(disagreements).md"))
             }
             if disagreements <= 5 {
                 Issue.record(
