@@ -174,7 +174,7 @@ let cmarkVerdictScript = #"""
 
     @Test(
         .enabled(if: canAskCmarkGFM, "needs python3 with cmarkgfm (scripts/install-deps test installs it)"),
-        .timeLimit(.minutes(1)))
+        .processTimeLimit(minutes: 1), .readByAnOutsideProgram)
     func everyOpenerIsWhereCmarkGFMPutsIt() throws {
         var generator = Generator(state: 51)
         let documents = (0..<2_000).map { _ in generator.document() }
