@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(
             name: "TallyDocsTests",
             dependencies: [
-                "TallyDocs",
+                "TallyDocs", "TallyTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

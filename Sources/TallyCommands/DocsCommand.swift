@@ -116,14 +116,21 @@ package enum DocsRun {
             target: { image, document throws(DocsFailure) in try targets.target(image, of: document) },
             existing: targets.compare,
             maximumDocumentBytes: DocsCommand.maximumDocumentBytes)
+        for warning in plan.warnings { say("tally: warning: \(DocsCommand.shown(warning))") }
         if let last = plan.failures.last {
             for failure in plan.failures.dropLast() {
                 say(CommandFailure.line(DocsCommand.shown(failure)).trimmingNewline())
             }
             throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, DocsCommand.shown(last))
         }
-        let scope =
+        var scope =
             "\(Words.grouped(UInt64(plan.regions))) \(plan.regions == 1 ? "region" : "regions") in \(Words.grouped(UInt64(plan.documents))) \(plan.documents == 1 ? "document" : "documents")"
+        if plan.openersNotRun > 0 {
+            // An opener that is not run is never summed up as "0 regions" (SPEC §8).
+            let notRun = plan.openersNotRun
+            scope =
+                "\(plan.regions == 0 ? "no region run" : scope), \(Words.grouped(UInt64(notRun))) \(notRun == 1 ? "opener" : "openers") not run (see the warnings)"
+        }
         if check {
             for stale in plan.stale { say(DocsCommand.shown(stale)) }
             let staleRegions = Set(plan.stale.map { "\($0.path):\($0.line)" }).count

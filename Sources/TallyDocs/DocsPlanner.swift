@@ -85,6 +85,8 @@ package enum DocsPlanner {
                 continue
             }
             parsed.append(regions)
+            plan.warnings += regions.warnings.map { DocsFinding(document.path, $0.line, $0.message) }
+            plan.openersNotRun += regions.warnings.filter { !$0.isRun }.count
             for region in regions.regions {
                 func fail(_ message: String, code: Int32 = DocsFailure.usage) {
                     plan.failures.append(DocsFinding(document.path, region.line, message, code: code))
@@ -249,6 +251,11 @@ package struct DocsPlan: Sendable {
 
     /// Bad regions: when any, nothing may be written.
     package var failures: [DocsFinding] = []
+    /// Opening comments outside code that are not run (SPEC §8): said, never silent, and no
+    /// failure.
+    package var warnings: [DocsFinding] = []
+    /// How many of the warnings are of openers not run.
+    package var openersNotRun = 0
     /// What differs from the documents and images as they are: `--check` lists it.
     package var stale: [DocsFinding] = []
     /// The files to write, images first: only those whose bytes change.
