@@ -234,15 +234,21 @@ func threadStates(of pid: Int32) -> String {
     }
     let tasks = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).sorted()
     let threads = tasks.map { task -> String in
-        let stat = read("/proc/\(pid)/task/\(task)/stat")
-        // "tid (name) state …": the state is the first field after the name's last ")".
-        let state = stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].drop { $0 == " " }.prefix(1) } ?? "?"
+        let state = procStatFields(read("/proc/\(pid)/task/\(task)/stat")).first ?? "?"
         return "\(read("/proc/\(pid)/task/\(task)/comm")) \(state) \(read("/proc/\(pid)/task/\(task)/wchan"))"
     }
     return "\(pid) \(read("/proc/\(pid)/comm")) [\(threads.joined(separator: ", "))]"
     #else
     return "\(pid)"
     #endif
+}
+
+/// The fields of a /proc `stat` line after the process's name, state first, then the parent's
+/// pid: "pid (name) state ppid …", where the name may hold spaces and ")", so the fields are
+/// read after its last ")". None for a line without one.
+func procStatFields(_ stat: String) -> [Substring] {
+    guard let close = stat.lastIndex(of: ")") else { return [] }
+    return stat[stat.index(after: close)...].split(separator: " ")
 }
 
 /// The processes descended from `pid`, children first (Linux: from /proc; elsewhere none).
@@ -252,11 +258,9 @@ func descendants(of pid: Int32) -> [Int32] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     for entry in entries {
         guard let child = Int32(entry),
-            let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
+            let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8)
         else { continue }
-        // "pid (name) state ppid …": the name may hold spaces, so read after its last ")".
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let fields = procStatFields(stat)
         if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
     }
     var found: [Int32] = []
