@@ -8,10 +8,19 @@ SWIFT ?= swift
 # make and a recursive one, and the shell's nesting level (SHLVL) between any two commands. So
 # `make test`'s api-check rebuilt what its first step had just built, and a plugin's run its
 # package's tally. Without them, every step reuses the one build.
-SWIFTPM = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SHLVL -u OLDPWD -u _ $(SWIFT)
+# SWIFT_DETERMINISTIC_HASHING: SwiftPM 6.3 passes a package's enabled traits to the compiler in
+# a Set's order, which a fresh process draws anew (swift-package-manager#10525, fixed in 6.4).
+# tally has two traits on, so each new build plan (every command plugin's build, a changed
+# environment) had an even chance of `-DServer -DCairo` for `-DCairo -DServer`, and then
+# recompiled every module of tally: the DocsExample plugin's 75 files on 2 of 5 unchanged runs.
+# With a fixed seed, SwiftPM lists them in one order. The tests' tally processes get a seed of
+# their own again (TallyProcess), so what they check still holds whatever the order of a Set.
+SWIFTPM = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SHLVL -u OLDPWD -u _ SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT)
 TALLY  = .build/debug/tally
 
-.PHONY: all deps test-deps build demo check test test-sanitize api-compare example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep
+.PHONY: all deps test-deps build demo check test test-sanitize api-compare example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep \
+	test-step-example-snapshots test-step-example-library test-step-example-docs test-step-without-cairo \
+	sanitize-address-run sanitize-thread-build sanitize-thread-a sanitize-thread-b
 
 all: build
 
@@ -33,6 +42,9 @@ TESTS = --product tallyPackageTests
 # Each step of make test and make test-sanitize is timed, wall and CPU (scripts/step); .ci/run
 # prints the table at the end of the log, and names a step past its share of .ci/budget.
 STEP = scripts/step
+# Two steps side by side, where one alone leaves a core idle: make -j2 over their targets, each
+# step's output printed whole when it ends (--output-sync), so a failure reads as it would alone.
+SIDE_BY_SIDE = $(MAKE) --no-print-directory -j2 --output-sync=target
 
 # Renders examples into out/demo and describes one.
 demo: build
@@ -70,17 +82,26 @@ test: test-deps
 	@$(STEP) "api-check" $(MAKE) --no-print-directory api-compare
 	@$(STEP) "suite" $(SWIFTPM) test --skip-build --skip '$(ALONE)'
 	@$(STEP) "suite: $(ALONE) alone" $(SWIFTPM) test --skip-build --filter '$(ALONE)'
-	@$(STEP) "example: SnapshotExample" $(MAKE) --no-print-directory example-snapshots
-	@$(STEP) "example: LibraryExample" $(MAKE) --no-print-directory example-library
 	@$(STEP) "readme-check" bash -c 'scripts/readme-check --self-test && scripts/readme-check'
 	@# Every picture of the README and docs/ is what tally draws now, and the example package
-	@# keeps its own through the command plugin.
+	@# keeps its own through the command plugin (example-docs).
 	@$(STEP) "docs --check" $(TALLY) docs --check $(DOCUMENTS)
-	@$(STEP) "example: DocsExample plugin" $(MAKE) --no-print-directory example-docs
-	@$(STEP) "test-without-cairo" $(MAKE) --no-print-directory test-without-cairo
+	@# Builds of their own folders, two at a time (SIDE_BY_SIDE, below): SwiftPM's planning,
+	@# linking and the examples' runs leave a core idle.
+	@$(SIDE_BY_SIDE) test-step-example-snapshots test-step-example-library
+	@$(SIDE_BY_SIDE) test-step-example-docs test-step-without-cairo
 	@$(STEP) "docs (DocC)" $(MAKE) --no-print-directory docs
 	@$(STEP) "man" $(MAKE) --no-print-directory man
 	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
+
+test-step-example-snapshots:
+	@$(STEP) "example: SnapshotExample" $(MAKE) --no-print-directory example-snapshots
+test-step-example-library:
+	@$(STEP) "example: LibraryExample" $(MAKE) --no-print-directory example-library
+test-step-example-docs:
+	@$(STEP) "example: DocsExample plugin" $(MAKE) --no-print-directory example-docs
+test-step-without-cairo:
+	@$(STEP) "test-without-cairo" $(MAKE) --no-print-directory test-without-cairo
 
 # The example packages, each as a user's package would use tally (make test runs them).
 example-snapshots:
@@ -159,7 +180,6 @@ ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|Bat
 # `.runsTallysThreads` (whose processes run tally's threads together; `startingAProcess`
 # cancels a process test of one thread there). The rest of the suite is value types on one
 # thread: geometry, SVG, badges, docs' planner, snapshots.
-TSAN_SUITES = TallyServerTests|BatchTests|ClosedDescriptorTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
 #
 # Both sanitizers run their tests one at a time (--no-parallel): side by side on two cores the
 # same tests took far more CPU, the sanitized runtimes' threads spinning on each other
@@ -171,18 +191,42 @@ TSAN_SUITES = TallyServerTests|BatchTests|ClosedDescriptorTests|DocsCommandTests
 # sanitizer's own memory and calls are in what they measure), and so are those whose subject is
 # an outside program's reading of tally's bytes (`.readByAnOutsideProgram`). Each in its own
 # build folder, so the normal build stays as it is.
+#
+# Each sanitized build compiles only the test targets whose suites it runs (TALLY_TEST_TARGETS,
+# Package.swift): not the geometry's, docs planner's or snapshots' (swift-snapshot-testing).
 ASAN_BUILD = --sanitize=address --build-path .build/asan --disable-default-traits --traits Cairo --force-resolved-versions
+ASAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyBadgeTests,TallyCairoTests,TallyCommandTests,TallySVGTests $(SWIFTPM)
 TSAN_BUILD = --sanitize=thread --build-path .build/tsan
+TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests,TallyServerTests $(SWIFTPM)
+#
+# The steps run two at a time where one alone would leave a core idle (make -j2, each step's
+# output printed whole when it ends): the AddressSanitizer run (one test at a time) beside the
+# ThreadSanitizer build, then ThreadSanitizer's suites in two processes of one test at a time,
+# of about equal length (the server's target and ClosedDescriptorTests, about 250 s on a quiet
+# machine; the command line's other suites, about 230 s), where most tests wait on a process of
+# tally's. A test run reads its build folder and writes nothing there, so the second process
+# need not wait for the first's lock (--ignore-lock).
+TSAN_SUITES_A = TallyServerTests|ClosedDescriptorTests
+TSAN_SUITES_B = BatchTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
+TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(TSAN_SWIFTPM) test --skip-build $(TSAN_BUILD)
 test-sanitize: test-deps
-	@$(STEP) "build: AddressSanitizer" $(SWIFTPM) build $(TESTS) $(ASAN_BUILD)
+	@$(STEP) "build: AddressSanitizer" $(ASAN_SWIFTPM) build $(TESTS) $(ASAN_BUILD)
+	@$(SIDE_BY_SIDE) sanitize-address-run sanitize-thread-build
+	@$(SIDE_BY_SIDE) sanitize-thread-a sanitize-thread-b
+	@$(STEP) "ThreadSanitizer: $(ALONE) alone" $(TSAN_RUN) --filter '$(ALONE)'
+
+sanitize-address-run:
 	@$(STEP) "AddressSanitizer: $(words $(subst |, ,$(ASAN_SUITES))) suites" env TALLY_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp \
-	  $(SWIFTPM) test --skip-build --no-parallel $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
-	@$(STEP) "build: ThreadSanitizer" $(SWIFTPM) build $(TESTS) $(TSAN_BUILD)
-	@$(STEP) "ThreadSanitizer: $(words $(subst |, ,$(TSAN_SUITES))) suites" env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
-	  $(SWIFTPM) test --skip-build --no-parallel $(TSAN_BUILD) --filter '$(TSAN_SUITES)' --skip '$(ALONE)'
-	@$(STEP) "ThreadSanitizer: $(ALONE) alone" env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 \
-	  $(SWIFTPM) test --skip-build $(TSAN_BUILD) --filter '$(ALONE)'
+	  $(ASAN_SWIFTPM) test --skip-build --no-parallel $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
+sanitize-thread-build:
+	@$(STEP) "build: ThreadSanitizer" $(TSAN_SWIFTPM) build $(TESTS) $(TSAN_BUILD)
+sanitize-thread-a:
+	@$(STEP) "ThreadSanitizer: $(TSAN_SUITES_A)" \
+	  $(TSAN_RUN) --no-parallel --filter '$(TSAN_SUITES_A)' --skip '$(ALONE)'
+sanitize-thread-b:
+	@$(STEP) "ThreadSanitizer: $(words $(subst |, ,$(TSAN_SUITES_B))) suites of the command line" \
+	  $(TSAN_RUN) --no-parallel --ignore-lock --filter '$(TSAN_SUITES_B)'
 
 # libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers, over scene
 # building + SVG for arbitrary counts and sizes, and over the PNG deflater (any bytes must come
@@ -231,15 +275,17 @@ completions: build
 	$(TALLY) --generate-completion-script fish > share/completions/tally.fish
 	@echo "wrote share/completions/: tally.bash, _tally (zsh), tally.fish"
 
-# The man page, generated from the command definitions by swift-argument-parser's plugin,
+# The man page, generated from the command definitions by swift-argument-parser's generate-manual,
 # dated by the last commit (so the same checkout gives the same page), or SOURCE_DATE_EPOCH.
-# The plugin builds every product first, in release unless told: debug is what `make test` has
-# just built, and the page (the commands' help) is the same from either.
+# The tool itself rather than its plugin (the same page, byte for byte): the plugin compiles
+# itself, builds ArgumentParser once more for the host's tools and plans every product anew
+# (106 s of CPU in a fresh clone's make test); the tool is one module linked against the
+# ArgumentParser this build already has.
 MAN_DATE ?= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then date -u -d "@$$SOURCE_DATE_EPOCH" +%F; else git log -1 --format=%cs 2>/dev/null || date -u +%F; fi)
-man: deps
+man: build
 	@mkdir -p share/man
-	$(SWIFTPM) package --allow-writing-to-directory share/man generate-manual --configuration debug --output-directory share/man --date $(MAN_DATE) >/dev/null
-	@rm -f share/man/benchmark-command.1
+	$(SWIFTPM) build --product generate-manual
+	.build/debug/generate-manual $(TALLY) --output-directory share/man --date $(MAN_DATE)
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
 # Speed goals, never timed tests: instruction counts under callgrind, then timings.
@@ -262,10 +308,12 @@ bench-compare: deps
 # The pure-Swift library alone: tally built with its Cairo trait off (no libcairo, no zlib), in
 # its own build folder, and tested for what depends on the trait (part of make test; the rest
 # of the suite is the default build's and would only repeat it).
+# Only the test target of that suite is built (TALLY_TEST_TARGETS, Package.swift).
+NO_CAIRO_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests $(SWIFTPM)
 test-without-cairo: deps
-	$(SWIFTPM) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
+	$(NO_CAIRO_SWIFTPM) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
 	@# Only what depends on the trait: the build, the refusals of PNG and PDF, SVG still drawn.
-	$(SWIFTPM) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
+	$(NO_CAIRO_SWIFTPM) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
 	@if [ "$$(uname)" = Linux ] && ldd .build-without-cairo/debug/tally | grep -q libcairo; then \
 	  echo "tally links libcairo with the Cairo trait off" >&2; exit 1; fi
 

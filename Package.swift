@@ -267,3 +267,11 @@ let package = Package(
         ),
     ]
 )
+
+// A build that runs a few suites builds only their test targets: TALLY_TEST_TARGETS, a comma
+// list, is set by the Makefile for the sanitizers' and the trait-less builds (each in its own
+// build folder), so none compiles a test target it never runs. Unset, every target is built.
+if let only = Context.environment["TALLY_TEST_TARGETS"] {
+    let kept = Set(only.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
+}

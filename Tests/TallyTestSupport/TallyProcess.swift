@@ -36,6 +36,9 @@ public enum TallyProcess {
         timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> TallyRun {
         var env = ProcessInfo.processInfo.environment
+        // The Makefile fixes SwiftPM's hash seed (a workaround for its trait order); tally's bytes
+        // must not depend on any Set's order, so each tally process draws its own seed.
+        env["SWIFT_DETERMINISTIC_HASHING"] = nil
         for (key, value) in environment { env[key] = value }
         return try runProgram(
             executable, arguments, environment: env, directory: directory, stdin: stdin, timeout: timeout,
