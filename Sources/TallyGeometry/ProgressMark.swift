@@ -178,7 +178,7 @@ enum ProgressMark {
     }
 
     /// A rectangle as four segments, clockwise from the top left, closing where it started.
-    private static func outline(_ rect: Rect) -> [Segment] {
+    static func outline(_ rect: Rect) -> [Segment] {
         [
             Segment(rect.minX, rect.minY, rect.maxX, rect.minY), Segment(rect.maxX, rect.minY, rect.maxX, rect.maxY),
             Segment(rect.maxX, rect.maxY, rect.minX, rect.maxY), Segment(rect.minX, rect.maxY, rect.minX, rect.minY),

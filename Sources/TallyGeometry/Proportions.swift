@@ -106,6 +106,13 @@ package enum Proportions {
     /// drops the cross or diagonal inside it, which would only smear the box into a grey
     /// checker (SPEC §2, "Small sizes").
     package static let smallestCappedBoxPixels = 8.0
+    /// A complete twenty-five-unit keeps its gates under its cross while they stand at least
+    /// this many output pixels apart, alone or inside a larger picture (SPEC §2, "Detail by a
+    /// unit's own size, wherever it stands"): 25 keeps them in every image from about 11 px,
+    /// as 24 does, and 26 keeps its first quarter's from 32 px; closer, a gate's four strokes
+    /// and slash are one grey dot and the cross alone says "complete" (863 at 256 px: two
+    /// crosses).
+    package static let smallestGatePixels = 3.0
 
     // MARK: The gallery sheet (`tally gallery`), in output pixels
 
