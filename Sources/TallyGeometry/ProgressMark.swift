@@ -93,12 +93,15 @@ enum ProgressMark {
     /// `Proportions.progressDotPeriod` pixels apart, leaving out those the leading edge covers.
     /// Against them the leading edge reads as a share of a cell whose full size is seen, and as
     /// dots, never a solid outline, the cell never looks like a box, which says "complete".
-    static func cellDots(_ cell: (width: Double, height: Double), clearOf front: [Rect]) -> [Rect] {
+    /// - Parameter period: about how many pixels apart the dots are.
+    static func cellDots(
+        _ cell: (width: Double, height: Double), clearOf front: [Rect], period: Int = Proportions.progressDotPeriod
+    ) -> [Rect] {
         let (width, height) = (Int(cell.width), Int(cell.height))
         guard width >= 3 && height >= 3 else { return [] }
         // Evenly spread whole-pixel places from 0 to `length - 1`, both ends included.
         func places(_ length: Int) -> [Int] {
-            let count = max(2, (length - 1) / Proportions.progressDotPeriod + 1)
+            let count = max(2, (length - 1) / period + 1)
             return (0..<count).map { ($0 * (length - 1) + (count - 1) / 2) / (count - 1) }
         }
         var dots: [(Int, Int)] = []

@@ -91,6 +91,10 @@ package enum Proportions {
     /// pixels about this many pixels apart: close enough to read as the cell's outline at 64 px,
     /// sparse enough that they never close into a box.
     package static let progressDotPeriod = 3
+    /// The cell of a unit being filled and drawn with its children, and its empty children's
+    /// cells, are dotted as a wash's empty part is, but with at most about this many dots a
+    /// side, so a large cell is outlined in dots, never in thousands of them.
+    package static let partialCellDotsPerSide = 16.0
 
     /// The cells a goal still holds (`--of`, `RemainingCells`): dotted outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either

@@ -133,15 +133,27 @@ struct SceneBuilder {
     /// (SPEC §2, "Weight follows quantity"). Nil without an output scale, whose pixels they are.
     private func cellDots(_ level: UnitLevel, firstEmpty: Int, at origin: Point) -> Mark? {
         guard case .automatic(let pixelsPerUnit) = detail, let child = level.child else { return nil }
-        var dots = ProgressMark.cellDots(ProgressMark.cellPixels(placement.cellSize(level), pixelsPerUnit), clearOf: [])
+        let cell = ProgressMark.cellPixels(placement.cellSize(level), pixelsPerUnit)
+        // A cell wider or taller than any image (a scale no viewport gives) is never shown whole.
+        guard max(cell.width, cell.height) <= Viewport.maximumSide else { return nil }
+        // About 3 pixels apart, as a wash's, but at most `Proportions.partialCellDotsPerSide` a
+        // side: a row 4,000 px wide is dotted, not drawn in thousands of dots.
+        let period = { (side: Double) in
+            max(Proportions.progressDotPeriod, Int((side / Proportions.partialCellDotsPerSide).rounded(.up)))
+        }
+        var dots = ProgressMark.cellDots(cell, clearOf: [], period: period(max(cell.width, cell.height)))
+        // Where a child's cell meets the unit's, their dots fall on the same pixels: one each.
+        var placed = Set(dots.map { [$0.minX, $0.minY] })
         let childCell = ProgressMark.cellPixels(placement.cellSize(child), pixelsPerUnit)
         for index in firstEmpty..<level.childCount {
             // Children sit at whole-pixel steps from the unit's corner (`Placement`).
             let offset = placement.childOffset(level, index)
             let (x, y) = ((offset.x * pixelsPerUnit).rounded(), (offset.y * pixelsPerUnit).rounded())
-            for dot in ProgressMark.cellDots(childCell, clearOf: []) {
+            for dot in ProgressMark.cellDots(
+                childCell, clearOf: [], period: period(max(childCell.width, childCell.height)))
+            {
                 let moved = Rect(minX: dot.minX + x, minY: dot.minY + y, width: 1, height: 1)
-                if !dots.contains(moved) { dots.append(moved) }
+                if placed.insert([moved.minX, moved.minY]).inserted { dots.append(moved) }
             }
         }
         guard !dots.isEmpty else { return nil }
