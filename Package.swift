@@ -185,16 +185,16 @@ let package = Package(
                     description:
                         "Keep the tally pictures in README.md, docs/ and .docc catalogues up to date (--check for CI)."
                 ),
-                permissions: [
-                    .writeToPackageDirectory(
-                        reason: "tally docs writes the images and references of the documents' tally regions")
-                ]),
+                // No declared permission: SwiftPM would refuse even `--check`, which writes
+                // nothing, with its own exit 1 ("stale"). The plugin asks for
+                // --allow-writing-to-package-directory itself when a run would write (exit 73).
+                permissions: []),
             dependencies: ["TallyTool"]),
         .target(name: "Tally", dependencies: ["TallyGeometry", "TallyEncoding", "TallyStyle", "TallyRender"]),
         .testTarget(
             name: "TallyDocsTests",
             dependencies: [
-                "TallyDocs",
+                "TallyDocs", "TallyTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -106,6 +106,15 @@ struct BadgeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let chosen = try Output.format(
+            given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
+        // A list of scales, or a PNG pair: the files a region writes (SPEC §6, §8).
+        let several = try CommandFiles.write(
+            output: output, format: chosen.rawValue, given: given(), among: RenderOption.badgeOptions
+        ) { [count, output, format] variant throws(CommandFailure) in
+            try Self.drawn(try Self.prepared(count: count, output: output, format: format, given: variant)).bytes
+        }
+        if several { return }
         let drawn = try self.drawn()
         if let note = drawn.note { StandardError.send(note) }
         try Output.emit(

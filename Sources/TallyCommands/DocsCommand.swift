@@ -108,19 +108,29 @@ package enum DocsRun {
             try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn), warn: warn)
         let targets = DocsTargets(files)
         let plan = DocsPlanner.plan(
-            files.map { DocsPlanner.Document(path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil) },
+            files.map {
+                DocsPlanner.Document(
+                    path: $0.path, bytes: $0.bytes, folder: $0.isLink ? $0.realFolder : nil, realFolder: $0.realFolder)
+            },
             readCommand: RegionCommand.read,
             target: { image, document throws(DocsFailure) in try targets.target(image, of: document) },
             existing: targets.compare,
             maximumDocumentBytes: DocsCommand.maximumDocumentBytes)
+        for warning in plan.warnings { say("tally: warning: \(DocsCommand.shown(warning))") }
         if let last = plan.failures.last {
             for failure in plan.failures.dropLast() {
                 say(CommandFailure.line(DocsCommand.shown(failure)).trimmingNewline())
             }
             throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, DocsCommand.shown(last))
         }
-        let scope =
+        var scope =
             "\(Words.grouped(UInt64(plan.regions))) \(plan.regions == 1 ? "region" : "regions") in \(Words.grouped(UInt64(plan.documents))) \(plan.documents == 1 ? "document" : "documents")"
+        if plan.openersNotRun > 0 {
+            // An opener that is not run is never summed up as "0 regions" (SPEC §8).
+            let notRun = plan.openersNotRun
+            scope =
+                "\(plan.regions == 0 ? "no region run" : scope), \(Words.grouped(UInt64(notRun))) \(notRun == 1 ? "opener" : "openers") not run (see the warnings)"
+        }
         if check {
             for stale in plan.stale { say(DocsCommand.shown(stale)) }
             let staleRegions = Set(plan.stale.map { "\($0.path):\($0.line)" }).count
@@ -215,7 +225,7 @@ enum RegionCommand {
             throw CommandFailure.usage(formatMessage("term"))
         }
         let imageFormat = try self.imageFormat(format.rawValue)
-        let scales = self.scales(given[.scale])
+        let scales = CommandFiles.scales(given[.scale])
         // Read once with the first scale, for the title and to name a bad option before anything
         // is drawn.
         let options = try RenderOptions(given.with(.scale, scales.first))
@@ -223,7 +233,8 @@ enum RegionCommand {
             try options.settings(format: format).label
             ?? Words.title(for: count, goal: options.goal) + ": " + Words.description(for: count)
         let request = ImageRequest(
-            output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
+            output: output, format: imageFormat,
+            followsColorScheme: CommandFiles.follows(given[.theme], format: imageFormat),
             scales: scales, alt: alt)
         // A light and a dark file share the layout of their scale: only the palette differs.
         let layouts = LayoutCache()
@@ -246,15 +257,16 @@ enum RegionCommand {
         throws(CommandFailure) -> DocsPlanner.Command
     {
         let output = try self.output(output)
-        let scales = self.scales(given[.scale])
+        let scales = CommandFiles.scales(given[.scale])
         let prepared = try BadgeCommand.prepared(
             count: count, output: output, format: format, given: given.with(.scale, scales.first))
         let imageFormat = try self.imageFormat(prepared.format.rawValue)
         let request = ImageRequest(
-            output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
+            output: output, format: imageFormat,
+            followsColorScheme: CommandFiles.follows(given[.theme], format: imageFormat),
             scales: scales, alt: prepared.badge.title)
         // The layout depends on the count, goal and label alone, the same in every file.
-        return drawing(given, request: request) { variant throws(CommandFailure) in
+        return drawing(given, among: RenderOption.badgeOptions, request: request) { variant throws(CommandFailure) in
             try BadgeCommand.drawn(
                 try BadgeCommand.prepared(
                     count: count, output: output, format: format, given: variant, reusing: prepared.badge)
@@ -276,7 +288,7 @@ enum RegionCommand {
             given: format, output: output, fallback: Gallery.Format.svg,
             fromExtension: Gallery.Format.init(pathExtension:))
         let imageFormat = try self.imageFormat(sheetFormat.rawValue)
-        let scales = self.scales(given[.scale])
+        let scales = CommandFiles.scales(given[.scale])
         let options = try RenderOptions(given.with(.scale, scales.first))
         let list = try CountList.parse(
             counts.isEmpty ? ["thresholds"] : counts,
@@ -284,7 +296,8 @@ enum RegionCommand {
         let shown = (0..<min(list.total, UInt64(Gallery.maximumCounts))).map { Words.grouped(list[$0].value) }
         let alt = try options.settings(format: .svg).label ?? "Tallies of " + shown.joined(separator: ", ")
         let request = ImageRequest(
-            output: output, format: imageFormat, followsColorScheme: follows(given[.theme], format: imageFormat),
+            output: output, format: imageFormat,
+            followsColorScheme: CommandFiles.follows(given[.theme], format: imageFormat),
             scales: scales, alt: alt)
         return drawing(given, request: request) { variant throws(CommandFailure) in
             try GalleryCommand.drawn(counts: counts, output: output, format: format, given: variant).bytes
@@ -294,12 +307,12 @@ enum RegionCommand {
     /// A region's command whose files are drawn by `draw` from the options as given, with each
     /// file's theme and scale in them, so every file is the command's own bytes for them.
     static func drawing(
-        _ given: [RenderOption: String], request: ImageRequest,
+        _ given: [RenderOption: String], among options: [RenderOption] = RenderOption.all, request: ImageRequest,
         draw: @escaping ([RenderOption: String]) throws(CommandFailure) -> [UInt8]
     ) -> DocsPlanner.Command {
         DocsPlanner.Command(request: request) { image throws(DocsFailure) in
-            var variant = given.with(.scale, image.scale ?? request.scales.first)
-            if let theme = image.theme { variant[.theme] = theme }
+            let variant = RenderOptions.variant(
+                given, theme: image.theme, scale: image.scale ?? request.scales.first, among: options)
             do throws(CommandFailure) {
                 return try draw(variant)
             } catch {
@@ -324,18 +337,6 @@ enum RegionCommand {
 
     static func formatMessage(_ name: String) -> String {
         "a region draws svg or png, which a page shows as an image; \(name) is not one"
-    }
-
-    /// `--scale` as written, cut at commas: one value, a list of densities, or none.
-    static func scales(_ given: String?) -> [String] {
-        guard let given else { return [] }
-        return given.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-    }
-
-    /// Whether a theme as given follows the viewer's colour scheme: `auto`, or no theme for an
-    /// SVG, whose default is auto (the theme's help says so).
-    static func follows(_ theme: String?, format: DocsImageFormat) -> Bool {
-        theme == "auto" || (theme == nil && format == .svg)
     }
 }
 

@@ -43,16 +43,32 @@ struct GalleryCommand: ParsableCommand {
     var drawing: DrawingOptions<GalleryCommand>
 
     func run() throws {
-        let drawn = try self.drawn()
+        let chosen = try Output.format(
+            given: format, output: output, fallback: Gallery.Format.svg,
+            fromExtension: Gallery.Format.init(pathExtension:))
+        // A list of scales, or a PNG pair: the files a region writes (SPEC §6, §8), every one of
+        // the counts read once.
+        let counts = try Self.readOnce(self.counts)
+        let several = try CommandFiles.write(
+            output: output, format: chosen.rawValue, given: drawing.given(), among: RenderOption.all
+        ) { [output, format] variant throws(CommandFailure) in
+            try Self.drawn(counts: counts, output: output, format: format, given: variant).bytes
+        }
+        if several { return }
+        let drawn = try Self.drawn(counts: counts, output: output, format: format, given: drawing.given())
         try Output.emit(
             drawn.bytes, to: output, binary: drawn.format == .png || drawn.format == .pdf,
             formatName: drawn.format.rawValue)
     }
 
-    /// The sheet as `run` writes it, with the counts it shows: what a docs region writes, too
-    /// (SPEC §8).
-    func drawn() throws(CommandFailure) -> (bytes: [UInt8], format: Gallery.Format, counts: [TallyCount]) {
-        try Self.drawn(counts: counts, output: output, format: format, given: drawing.given())
+    /// The counts as given, with standard input (`-`) and `@file` read into numbers, so a sheet
+    /// drawn into several files reads them once.
+    static func readOnce(_ counts: [String]) throws(CommandFailure) -> [String] {
+        guard counts.contains(where: { $0 == "-" || $0.hasPrefix("@") }) else { return counts }
+        let list = try CountList.parse(
+            counts, readStandardInput: Batch.readStandardInput, readFile: Batch.readFile)
+        guard list.total <= UInt64(Gallery.maximumCounts) else { throw tooManyCounts(list.total) }
+        return (0..<list.total).map { String(list[$0].value) }
     }
 
     /// The message for a list longer than a gallery shows, both numbers grouped alike.

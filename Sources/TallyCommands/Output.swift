@@ -116,7 +116,8 @@ package enum Output {
     /// `/dev` itself and everything in `/proc`: tally never creates or renames files there.
     static func isSystemFolder(_ directory: String) -> Bool {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let real = withPath(directory) { realpath($0, &resolved) } != nil ? String(cString: resolved) : directory
+        let real =
+            withPath(directory) { realpath($0, &resolved) } != nil ? ByteText.decode(cString: resolved) : directory
         return real == "/dev" || real == "/proc" || real.hasPrefix("/proc/")
     }
 

@@ -78,6 +78,11 @@ struct Render: ParsableCommand {
     static func write(_ count: TallyCount, output: String?, format: OutputFormat, given: [RenderOption: String])
         throws(CommandFailure)
     {
+        // A list of scales, or a PNG pair: the files a region writes (SPEC §6, §8).
+        let several = try CommandFiles.write(
+            output: output, format: format.rawValue, given: given, among: RenderOption.all
+        ) { variant throws(CommandFailure) in try image(count, format: format, options: RenderOptions(variant)) }
+        if several { return }
         let options = try RenderOptions(given)
         let bytes = try image(count, format: format, options: options)
         if let note = options.note(format: format) { StandardError.send(note) }

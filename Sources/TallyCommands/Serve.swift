@@ -161,7 +161,7 @@ struct Serve: ParsableCommand {
         var buffer = [CChar](repeating: 0, count: Int(size))
         if _NSGetExecutablePath(&buffer, &size) == 0 {
             var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
-            path = realpath(buffer, &resolved) != nil ? String(cString: resolved) : String(cString: buffer)
+            path = ByteText.decode(cString: realpath(buffer, &resolved) != nil ? resolved : buffer)
         }
         #endif
         guard let path, let slash = path.lastIndex(of: "/") else { return nil }

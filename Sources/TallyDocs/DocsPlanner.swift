@@ -15,12 +15,18 @@ package enum DocsPlanner {
         /// named through a link, its real file's, so one file has one set of images however it
         /// is named.
         package var folder: String
-        package init(path: String, bytes: [UInt8], folder: String? = nil) {
+        /// Its folder on disk, every link resolved (by default `folder`): whether it is in a
+        /// `.docc` catalogue, and how deep, is read from it (SPEC §8: there the inside is the
+        /// catalogue), so an article named from inside its catalogue (`a.md` in
+        /// `Foo.docc/Articles`) is in it as much as one named from outside.
+        package var realFolder: String
+        package init(path: String, bytes: [UInt8], folder: String? = nil, realFolder: String? = nil) {
             (self.path, self.bytes, self.folder) = (path, bytes, folder ?? ImagePlan.folder(of: path))
+            self.realFolder = realFolder ?? self.folder
         }
 
         /// Whether its folder is in a DocC catalogue.
-        var isInDocC: Bool { ImagePlan.isInDocC(ImagePlan.join(folder, "document")) }
+        var isInDocC: Bool { ImagePlan.depthInDocC(realFolder) != nil }
     }
 
     /// A region's command, read: what it asks for, and how to draw each of its files.
@@ -79,6 +85,8 @@ package enum DocsPlanner {
                 continue
             }
             parsed.append(regions)
+            plan.warnings += regions.warnings.map { DocsFinding(document.path, $0.line, $0.message) }
+            plan.openersNotRun += regions.warnings.filter { !$0.isRun }.count
             for region in regions.regions {
                 func fail(_ message: String, code: Int32 = DocsFailure.usage) {
                     plan.failures.append(DocsFinding(document.path, region.line, message, code: code))
@@ -101,7 +109,7 @@ package enum DocsPlanner {
                     do {
                         images = try ImagePlan.images(
                             for: command.request, documentFolder: document.folder,
-                            inDocC: document.isInDocC, climb: ImagePlan.depthInDocC(document.folder) ?? 0)
+                            inDocC: document.isInDocC, climb: ImagePlan.depthInDocC(document.realFolder) ?? 0)
                     } catch {
                         throw DocsFailure(error.message)
                     }
@@ -243,6 +251,11 @@ package struct DocsPlan: Sendable {
 
     /// Bad regions: when any, nothing may be written.
     package var failures: [DocsFinding] = []
+    /// Opening comments outside code that are not run (SPEC §8): said, never silent, and no
+    /// failure.
+    package var warnings: [DocsFinding] = []
+    /// How many of the warnings are of openers not run.
+    package var openersNotRun = 0
     /// What differs from the documents and images as they are: `--check` lists it.
     package var stale: [DocsFinding] = []
     /// The files to write, images first: only those whose bytes change.

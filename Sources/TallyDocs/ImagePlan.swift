@@ -77,7 +77,6 @@ package enum ImagePlan {
         else {
             throw PlanError("-o '\(relative)' has no extension; name the file as it will be served (.svg or .png)")
         }
-        let stem = String(relative[..<dot])
         let pathExtension = String(relative[dot...])
         // A region writes only images (SPEC §8): its files end in the format's extension, so
         // no -o can name a document, a script or a configuration file.
@@ -86,6 +85,32 @@ package enum ImagePlan {
                 "-o '\(relative)' ends in \(pathExtension); a region that draws \(request.format.rawValue) writes a .\(request.format.rawValue) file"
             )
         }
+        return try files(
+            stem: String(relative[..<dot]), pathExtension: pathExtension, request: request, inDocC: inDocC
+        ) { name in (joinClimbing(documentFolder, name), name) }
+    }
+
+    /// The files the command line writes for `request` (SPEC §6): a region's names, with `-o`
+    /// used as given (absolute, or above the current folder: the command line writes where it is
+    /// told), so a command and a region that say the same write the same files. Only a PNG pair
+    /// and a list of scales give more than one; the command line sets `followsColorScheme` for
+    /// a PNG alone, since an SVG's own file follows the scheme.
+    package static func commandFiles(for request: ImageRequest) throws(PlanError) -> [PlannedImage] {
+        let output = request.output
+        let nameStart = output.lastIndex(of: "/").map { output.index(after: $0) } ?? output.startIndex
+        var dot = output[nameStart...].lastIndex(of: ".") ?? output.endIndex
+        if dot == nameStart { dot = output.endIndex }
+        return try files(
+            stem: String(output[..<dot]), pathExtension: String(output[dot...]), request: request, inDocC: false
+        ) { name in (name, name) }
+    }
+
+    /// The files of `request` whose `-o` is `stem + pathExtension`, each placed by `place`
+    /// (its path, and its name in the reference).
+    static func files(
+        stem: String, pathExtension: String, request: ImageRequest, inDocC: Bool,
+        place: (String) -> (path: String, reference: String)
+    ) throws(PlanError) -> [PlannedImage] {
         let densities = try self.densities(request, inDocC: inDocC)
         let schemes: [(PlannedImage.Scheme, theme: String?, suffix: String)]
         switch (request.followsColorScheme, request.format, inDocC) {
@@ -98,11 +123,11 @@ package enum ImagePlan {
         var images: [PlannedImage] = []
         for scheme in schemes {
             for density in densities {
-                let name = stem + scheme.suffix + density.suffix + pathExtension
+                let placed = place(stem + scheme.suffix + density.suffix + pathExtension)
                 images.append(
                     PlannedImage(
-                        path: joinClimbing(documentFolder, name), reference: name, scheme: scheme.0,
-                        theme: scheme.theme, scale: density.scale))
+                        path: placed.path, reference: placed.reference, scheme: scheme.0, theme: scheme.theme,
+                        scale: density.scale))
             }
         }
         return images

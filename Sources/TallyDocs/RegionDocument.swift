@@ -13,19 +13,23 @@ import TallyPOSIX
 /// order mark, CRLF line endings, bytes that are not UTF-8, a last line without a newline) comes
 /// back exactly as it was: `bytes` is the input whenever parsing succeeds.
 ///
-/// - An opening comment is recognised where a line's first non-blank text is `<!--`, blanks,
-///   and the word `tally` followed by a blank, or right after a region's closing comment on
-///   its line (blanks between), so a row of badges is one line; it ends at the first `-->`,
-///   which may be on a later line. The region ends at the first closing comment (`<!--`, blanks, `/tally`,
-///   blanks, `-->`) after it, on any line.
-/// - In Markdown, lines inside a fenced code block (``` or ~~~) are text, never regions, so
-///   documentation can show a region as an example.
-/// - An opening comment inside a region (nested), a region with no closing comment, and a
-///   closing comment with no region open are errors, named by their line.
+/// - An opening comment (`<!--`, blanks, the word `tally`, a blank, … `-->`) is one where
+///   Markdown puts an HTML comment on the page (`MarkdownLayout`): inline, after text or badges,
+///   in a table cell, at the start of a list item, in a block quote, or in an HTML block. In code
+///   (fenced or indented code blocks, in list items and quotes too; code spans; `<pre>`), it is
+///   text, so documentation can show a region as an example. An HTML document is all HTML.
+/// - An opening comment that starts its line (after blanks, `>` and list markers) opens a block
+///   region: it ends at the first closing comment (`<!--`, blanks, `/tally`, blanks, `-->`) after
+///   it, on any line. Any other opens an inline region, whose closing comment is on the line
+///   where the opener's `-->` is.
+/// - A region opened inside a region, a block region with no closing comment, a closing comment
+///   with no region open and an opener with no `-->` are errors, named by their line. An opening
+///   comment outside code that is not run (an inline one with no closer on its line, one that
+///   Markdown does not read as a comment) is a warning, named by its line.
 /// - Lines end in LF or CRLF, or, in a document with CRs and no LF (classic Mac OS), in CR:
 ///   such a document is read line by line as any other, never skipped.
 package struct RegionDocument: Equatable, Sendable {
-    /// The document's syntax: Markdown has code fences; HTML has none.
+    /// The document's syntax: Markdown has code; HTML has none.
     package enum Kind: Sendable, Equatable {
         case markdown, html
 
@@ -50,12 +54,20 @@ package struct RegionDocument: Equatable, Sendable {
     /// for a document of one line.
     package let lineEnding: [UInt8]
 
+    /// The opening comments outside code that are not run, in document order.
+    package let warnings: [RegionWarning]
+
+    /// The document's syntax.
+    package let kind: Kind
+
     /// Cuts `bytes` into text and regions.
     /// - Throws: `RegionSyntaxError` naming the line of the first malformed region.
     package init(_ bytes: [UInt8], kind: Kind) throws(RegionSyntaxError) {
         var scanner = Scanner(bytes: bytes, kind: kind)
         pieces = try scanner.pieces()
+        warnings = scanner.warnings.sorted { $0.line < $1.line }
         lineEnding = Self.firstLineEnding(bytes)
+        self.kind = kind
     }
 
     /// The regions, in document order.
@@ -95,12 +107,17 @@ package struct RegionDocument: Equatable, Sendable {
     }
 
     /// The body a reference gets in `region`: on its own line between the markers, indented
-    /// as the opening comment is, when the opening comment ends its line; inline otherwise.
-    /// The reference's bytes are those of the `-o` it names, as the command line keeps them
-    /// (`ByteText`): a byte that is not UTF-8 stays that byte.
+    /// as the opening comment is (in a quote or list item, with its continuation), when the
+    /// opening comment ends its line; inline otherwise, on the opener's line, where in Markdown
+    /// each `|` is `&#124;`, so a table cell holding it stays one cell (GFM cuts cells at every
+    /// `|`, in HTML too). The reference's bytes are those of the `-o` it names, as the command
+    /// line keeps them (`ByteText`): a byte that is not UTF-8 stays that byte.
     package func body(for region: Region, reference: String) -> [UInt8] {
         let reference = ByteText.bytes(reference)
-        guard region.isBlock else { return reference }
+        guard region.isBlock else {
+            guard kind == .markdown, reference.contains(UInt8(ascii: "|")) else { return reference }
+            return reference.flatMap { $0 == UInt8(ascii: "|") ? Array("&#124;".utf8) : [$0] }
+        }
         return lineEnding + region.indent + reference + lineEnding + region.indent
     }
 
@@ -127,7 +144,9 @@ package struct RegionDocument: Equatable, Sendable {
 package struct Region: Equatable, Sendable {
     /// The line of the opening comment, from 1.
     package var line: Int
-    /// The blanks before the opening comment on its line.
+    /// What the lines of a block region's body start with: the blanks and quote markers before
+    /// the opening comment on its line, list markers as spaces; empty for an opening comment
+    /// after text.
     package var indent: [UInt8]
     /// The opening comment as written, `<!--` to `-->`: tally never rewrites it.
     package var opener: [UInt8]
@@ -143,6 +162,20 @@ package struct Region: Equatable, Sendable {
 
     /// Whether the opening comment ends its line, so the reference goes on a line of its own.
     package var isBlock: Bool { body.first == UInt8(ascii: "\n") || body.first == UInt8(ascii: "\r") }
+}
+
+/// An opening comment that is not run, or run where the page will not show it as meant: its
+/// line and the one-line reason.
+package struct RegionWarning: Equatable, Sendable {
+    /// The line of the opening comment, from 1.
+    package let line: Int
+    package let message: String
+    /// Whether its region is run all the same.
+    package let isRun: Bool
+
+    package init(line: Int, _ message: String, isRun: Bool = false) {
+        (self.line, self.message, self.isRun) = (line, message, isRun)
+    }
 }
 
 /// A region that cannot be read: its line and the one-line reason.
@@ -162,108 +195,177 @@ package struct RegionSyntaxError: Error, Equatable, Sendable {
 private struct Scanner {
     let bytes: [UInt8]
     let kind: RegionDocument.Kind
-    var position = 0
-    var line = 1
-
     /// The byte lines end in: LF, or CR in a classic Mac OS document.
     let newline: UInt8
+    /// Where each line's break is, to name an index's line.
+    let breaks: [Int]
+    var warnings: [RegionWarning] = []
 
     init(bytes: [UInt8], kind: RegionDocument.Kind) {
         self.bytes = bytes
         self.kind = kind
-        newline = RegionDocument.lineBreak(of: bytes)
+        let newline = RegionDocument.lineBreak(of: bytes)
+        self.newline = newline
+        breaks = bytes.indices.filter { bytes[$0] == newline }
     }
 
     static let commentOpen = Array("<!--".utf8)
     static let commentClose = Array("-->".utf8)
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// The line of `index`, from 1.
+    func line(at index: Int) -> Int {
+        var low = 0
+        var high = breaks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if breaks[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low + 1
+    }
+
+    /// The first index of `index`'s line (after a byte order mark on the first).
+    func startOfLine(at index: Int) -> Int {
+        let lineIndex = line(at: index) - 1
+        if lineIndex > 0 { return breaks[lineIndex - 1] + 1 }
+        return bytes.starts(with: Self.byteOrderMark) ? min(3, index) : 0
+    }
+
+    /// The end of `index`'s line's content, before its line break.
+    func endOfContent(from index: Int) -> Int {
+        var end = index
+        while end < bytes.count && bytes[end] != newline { end += 1 }
+        if end > index && newline == UInt8(ascii: "\n") && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return end
+    }
+
     mutating func pieces() throws(RegionSyntaxError) -> [RegionDocument.Piece] {
+        let layout =
+            kind == .markdown
+            ? MarkdownLayout(markdown: bytes, newline: newline) : MarkdownLayout(html: bytes, newline: newline)
         var pieces: [RegionDocument.Piece] = []
         var textStart = 0
-        var fence: (marker: UInt8, length: Int)? = nil
-        // A byte order mark is text before the first line's content.
-        if bytes.starts(with: Self.byteOrderMark) { position = 3 }
-        while position < bytes.count {
-            let lineStart = position
-            let lineEnd = endOfLine(from: position)
-            let contentStart = skipBlanks(from: lineStart, to: lineEnd)
-            if kind == .markdown {
-                let indent = contentStart - lineStart
-                if let open = fence {
-                    if indent <= 3, closesFence(open, at: contentStart, end: lineEnd) { fence = nil }
-                    advance(to: lineEnd)
-                    continue
+        var regionSpans: [Range<Int>] = []
+        var openersRead: Set<Int> = []
+        for comment in layout.comments {
+            if let last = regionSpans.last, comment.start < last.upperBound {
+                // In a region's body: only what tally wrote belongs there.
+                if openerCommand(at: comment.start) != nil {
+                    throw RegionSyntaxError(
+                        line: line(at: comment.start),
+                        "a region opened inside the region of line \(line(at: last.lowerBound)); close that one first")
                 }
-                if indent <= 3, let opened = opensFence(at: contentStart, end: lineEnd) {
-                    fence = opened
-                    advance(to: lineEnd)
-                    continue
-                }
-            }
-            if var commandStart = openerCommand(at: contentStart) {
-                var indentStart = lineStart
-                var openerStart = contentStart
-                while true {
-                    let region = try readRegion(
-                        indentStart: indentStart, openerStart: openerStart, commandStart: commandStart)
-                    if textStart < openerStart { pieces.append(.text(Array(bytes[textStart..<openerStart]))) }
-                    pieces.append(.region(region))
-                    textStart = position
-                    // Another region may follow on the closing comment's line (a row of badges);
-                    // anything else there is text.
-                    let next = skipBlanks(from: position, to: endOfLine(from: position))
-                    guard next < bytes.count, let nextCommand = openerCommand(at: next) else { break }
-                    (indentStart, openerStart, commandStart) = (position, next, nextCommand)
-                }
-                advance(to: endOfLine(from: position))
                 continue
             }
-            if closer(at: contentStart) != nil {
-                throw RegionSyntaxError(line: line, "a closing <!-- /tally --> with no region open")
+            if closer(at: comment.start) != nil {
+                throw RegionSyntaxError(line: line(at: comment.start), "a closing <!-- /tally --> with no region open")
             }
-            advance(to: lineEnd)
+            guard let commandStart = openerCommand(at: comment.start) else { continue }
+            openersRead.insert(comment.start)
+            let openerLine = line(at: comment.start)
+            let openerEnd = comment.end
+            // A region that starts its line may close on any later line (a block region); one
+            // after text, in a cell or an item closes on its own line (an inline region).
+            let closerStart = firstCloser(
+                from: openerEnd, to: comment.startsLine ? bytes.count : endOfContent(from: openerEnd))
+            guard let closerStart, let closerEnd = closer(at: closerStart) else {
+                if comment.startsLine {
+                    throw RegionSyntaxError(line: openerLine, "the region has no closing <!-- /tally -->")
+                }
+                warnings.append(
+                    RegionWarning(
+                        line: openerLine,
+                        "this region was not run: an inline region closes on its own line; write <!-- /tally --> after its -->"
+                    ))
+                continue
+            }
+            try checkNothingOpens(in: openerEnd..<closerStart, openerLine: openerLine)
+            if comment.endsTable {
+                warnings.append(
+                    RegionWarning(
+                        line: openerLine,
+                        "GFM reads a line that starts with <!-- as HTML, which ends the table above it; start the row with | to keep it in the table",
+                        isRun: true))
+            }
+            let command = ByteText.decode(bytes[commandStart..<(openerEnd - Self.commentClose.count)]).trimmingBlanks()
+            let region = Region(
+                line: openerLine, indent: comment.startsLine ? continuation(before: comment.start) : [],
+                opener: Array(bytes[comment.start..<openerEnd]), command: command,
+                body: Array(bytes[openerEnd..<closerStart]), closer: Array(bytes[closerStart..<closerEnd]))
+            if textStart < comment.start { pieces.append(.text(Array(bytes[textStart..<comment.start]))) }
+            pieces.append(.region(region))
+            textStart = closerEnd
+            regionSpans.append(comment.start..<closerEnd)
         }
         if textStart < bytes.count { pieces.append(.text(Array(bytes[textStart...]))) }
+        try warnOfOpenersNotRead(layout: layout, read: openersRead, regions: regionSpans)
         return pieces
     }
 
-    /// Reads a region whose opening comment starts at `openerStart`, leaving `position` after
-    /// its closing comment.
-    mutating func readRegion(indentStart: Int, openerStart: Int, commandStart: Int) throws(RegionSyntaxError)
-        -> Region
+    /// The start of the first closing comment that starts in `start..<end`.
+    func firstCloser(from start: Int, to end: Int) -> Int? {
+        var index = start
+        while let found = find(Self.commentOpen, from: index, to: min(end + Self.commentOpen.count, bytes.count)),
+            found < end
+        {
+            if closer(at: found) != nil { return found }
+            index = found + 1
+        }
+        return nil
+    }
+
+    /// An opening comment at the start of a line inside a region's body is a region nested in
+    /// it: a region whose closer was forgotten.
+    func checkNothingOpens(in body: Range<Int>, openerLine: Int) throws(RegionSyntaxError) {
+        for lineBreak in body where bytes[lineBreak] == newline {
+            let start = skipBlanks(from: lineBreak + 1, to: body.upperBound)
+            if start < body.upperBound, openerCommand(at: start) != nil {
+                throw RegionSyntaxError(
+                    line: line(at: start),
+                    "a region opened inside the region of line \(openerLine); close that one first")
+            }
+        }
+    }
+
+    /// Every `<!-- tally` outside code and regions that is not a comment tally reads: an
+    /// opening comment with no `-->` is an error, anything else a warning (SPEC §8: nothing is
+    /// skipped in silence).
+    mutating func warnOfOpenersNotRead(layout: MarkdownLayout, read: Set<Int>, regions: [Range<Int>])
+        throws(RegionSyntaxError)
     {
-        let openerLine = line
-        guard let commandEnd = find(Self.commentClose, from: commandStart) else {
-            throw RegionSyntaxError(line: openerLine, "the opening <!-- tally … has no -->")
-        }
-        let openerEnd = commandEnd + Self.commentClose.count
-        // Every byte kept, as the command line keeps an argument's: `-o` names the file it says.
-        let command = ByteText.decode(bytes[commandStart..<commandEnd]).trimmingBlanks()
-        advance(to: openerEnd)
-        let bodyStart = position
-        while position < bytes.count {
-            if let closerEnd = closer(at: position) {
-                let region = Region(
-                    line: openerLine, indent: Array(bytes[indentStart..<openerStart]),
-                    opener: Array(bytes[openerStart..<openerEnd]), command: command,
-                    body: Array(bytes[bodyStart..<position]), closer: Array(bytes[position..<closerEnd]))
-                position = closerEnd
-                return region
+        var regionIndex = 0
+        var index = 0
+        var nextClose: Int? = nil
+        while let start = find(Self.commentOpen, from: index, to: bytes.count) {
+            index = start + 1
+            while regionIndex < regions.count && regions[regionIndex].upperBound <= start { regionIndex += 1 }
+            if regionIndex < regions.count && regions[regionIndex].contains(start) { continue }
+            guard !read.contains(start), openerCommand(at: start) != nil, !layout.isCode(start) else { continue }
+            // The first `-->` after it: once found, it serves every opener before it.
+            if nextClose.map({ $0 < start + Self.commentOpen.count }) ?? true {
+                nextClose = find(Self.commentClose, from: start + Self.commentOpen.count, to: bytes.count)
             }
-            if bytes[position] == newline {
-                line += 1
-                position += 1
-                let contentStart = skipBlanks(from: position, to: endOfLine(from: position))
-                if openerCommand(at: contentStart) != nil {
-                    throw RegionSyntaxError(
-                        line: line, "a region opened inside the region of line \(openerLine); close that one first")
-                }
-                continue
+            guard nextClose != nil else {
+                throw RegionSyntaxError(line: line(at: start), "the opening <!-- tally … has no -->")
             }
-            position += 1
+            warnings.append(
+                RegionWarning(
+                    line: line(at: start),
+                    "this <!-- tally … was not run: Markdown does not read it as an HTML comment where it stands (inside another comment, a link, or a table cell past the header's)"
+                ))
         }
-        throw RegionSyntaxError(line: openerLine, "the region has no closing <!-- /tally -->")
+    }
+
+    /// The blanks and block quote markers before a region's opening comment on its line, with
+    /// each list marker as spaces: what the lines of a block region's body start with, so they
+    /// stay in the quote or list item the opener is in.
+    func continuation(before opener: Int) -> [UInt8] {
+        let prefix = bytes[startOfLine(at: opener)..<opener]
+        guard kind == .markdown else { return Array(prefix) }
+        return prefix.map { byte in
+            byte == UInt8(ascii: ">") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+                ? byte : UInt8(ascii: " ")
+        }
     }
 
     /// Where the command starts, when an opening comment (`<!--`, blanks, `tally`, a blank)
@@ -290,42 +392,13 @@ private struct Scanner {
         return end + Self.commentClose.count
     }
 
-    /// A fence opening at `start`: three or more backticks or tildes (a backtick fence's info
-    /// string holds no backtick, as CommonMark says).
-    func opensFence(at start: Int, end: Int) -> (marker: UInt8, length: Int)? {
-        guard start < end, bytes[start] == UInt8(ascii: "`") || bytes[start] == UInt8(ascii: "~") else { return nil }
-        let marker = bytes[start]
-        var run = start
-        while run < end && bytes[run] == marker { run += 1 }
-        guard run - start >= 3 else { return nil }
-        if marker == UInt8(ascii: "`") && bytes[run..<end].contains(marker) { return nil }
-        return (marker, run - start)
-    }
-
-    /// Whether the line from `start` closes `fence`: as many markers or more, then blanks.
-    func closesFence(_ fence: (marker: UInt8, length: Int), at start: Int, end: Int) -> Bool {
-        var run = start
-        while run < end && bytes[run] == fence.marker { run += 1 }
-        guard run - start >= fence.length else { return false }
-        return skipBlanks(from: run, to: end) == contentEnd(lineEnd: end)
-    }
-
-    /// The end of a line's content, before its `\n` or `\r\n`.
-    func contentEnd(lineEnd: Int) -> Int {
-        var end = lineEnd
-        if end > 0 && bytes[end - 1] == newline { end -= 1 }
-        if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") && newline != UInt8(ascii: "\r") { end -= 1 }
-        return end
-    }
-
-    /// The index after the line's `\n`, or the end of the document.
-    func endOfLine(from start: Int) -> Int {
+    func find(_ needle: [UInt8], from start: Int, to end: Int) -> Int? {
         var index = start
-        while index < bytes.count {
-            if bytes[index] == newline { return index + 1 }
+        while index + needle.count <= end {
+            if bytes[index] == needle[0] && bytes[index...].starts(with: needle) { return index }
             index += 1
         }
-        return index
+        return nil
     }
 
     func skipBlanks(from start: Int, to end: Int, newlines: Bool = false) -> Int {
@@ -337,23 +410,6 @@ private struct Scanner {
     func isBlank(_ byte: UInt8, newlines: Bool) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
             || (newlines && (byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")))
-    }
-
-    func find(_ needle: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + needle.count <= bytes.count {
-            if bytes[index] == needle[0] && bytes[index...].starts(with: needle) { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    /// Moves to `end`, counting the newlines passed.
-    mutating func advance(to end: Int) {
-        while position < end {
-            if bytes[position] == newline { line += 1 }
-            position += 1
-        }
     }
 }
 

@@ -262,8 +262,13 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         if audience != .badge && !declaration.render { return nil }
         switch (audience, self) {
         case (.render, .theme):
-            return help
+            return help + Self.autoPair + " transparent unless --background is given."
                 + " In the terminal (-f term), auto takes the background COLORFGBG names, else the terminal's own colours."
+        case (.badge, .theme):
+            return help + Self.autoPair + "."
+        case (.render, .scale), (.badge, .scale), (.gallery, .scale):
+            return help
+                + " A list (1,2) with -o FILE.png writes one PNG a density: FILE.png and FILE@2x.png, as a docs region does."
         case (.gallery, .size):
             return "The side of each tile, a square, in pixels (default 160); the tally fits inside it."
         case (.gallery, .width):
@@ -276,6 +281,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         case (.gallery, .theme):
             return
                 "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG and HTML; light for PNG and PDF, which cannot switch, so auto draws light there."
+                + Self.autoPair + " each on its paper."
         case (.gallery, .background):
             return
                 "The sheet's colour: paper (the theme's paper colour, the default) or a colour; a sheet is never transparent, so none gives paper too."
@@ -298,6 +304,9 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return help
         }
     }
+
+    /// What `--theme auto` writes to a PNG file (SPEC §3, §6): a light and dark pair.
+    static let autoPair = " With -o FILE.png, auto writes a light and a dark file, FILE.png and FILE-dark.png,"
 
     /// The name without dashes on the command line: `size`, `animate-from`; a badge's style is
     /// `style`, as a tally's is.

@@ -181,6 +181,23 @@ package struct RenderOptions: Sendable {
         return seconds
     }
 
+    /// The options of one file of a command that writes several (SPEC §6, §8): the options as
+    /// given, with that file's scale and, for one of a light and dark pair, its theme. A file of
+    /// a pair is transparent, as the auto SVG it stands for is, unless a background is given
+    /// (SPEC §3): each is drawn for a page of its own scheme, where paper would show as a box.
+    /// - Parameter options: the options the command takes; a badge takes no background.
+    package static func variant(
+        _ given: [RenderOption: String], theme: String?, scale: String?, among options: [RenderOption]
+    ) -> [RenderOption: String] {
+        var variant = given
+        variant[.scale] = scale
+        if let theme {
+            variant[.theme] = theme
+            if given[.background] == nil && options.contains(.background) { variant[.background] = "none" }
+        }
+        return variant
+    }
+
     /// The one-line note for `--theme auto` on a format that cannot follow the viewer (SPEC §3),
     /// or nil.
     package func note(format: OutputFormat) -> String? {

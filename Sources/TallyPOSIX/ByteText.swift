@@ -32,6 +32,12 @@ package enum ByteText {
         return String(out)
     }
 
+    /// The text of a C string in a buffer (a path `realpath` wrote): its bytes up to the first
+    /// NUL, every one kept.
+    package static func decode(cString buffer: [CChar]) -> String {
+        decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    }
+
     /// The bytes this text stands for.
     package static func bytes(_ text: String) -> [UInt8] {
         var out: [UInt8] = []

@@ -83,8 +83,11 @@ import Testing
             written.contains(
                 "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"images/9999-dark.png\"><img src=\"images/9999.png\""
             ))
-        let light = try TallyProcess.run(["render", "9999", "--theme", "light", "--size", "128", "-f", "png"])
-        let dark = try TallyProcess.run(["render", "9999", "--theme", "dark", "--size", "128", "-f", "png"])
+        // Each is transparent, as the auto SVG is (SPEC §3): drawn for a page of its own scheme.
+        let light = try TallyProcess.run(
+            ["render", "9999", "--theme", "light", "--background", "none", "--size", "128", "-f", "png"])
+        let dark = try TallyProcess.run(
+            ["render", "9999", "--theme", "dark", "--background", "none", "--size", "128", "-f", "png"])
         #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999.png")) == light.stdout)
         #expect(try Data(contentsOf: folder.appendingPathComponent("images/9999-dark.png")) == dark.stdout)
         // The text around the regions, and the fenced example, are as they were.
@@ -179,10 +182,22 @@ import Testing
             ("b.svg", ["badge", "137", "--label", "stars", "--of", "200"]),
             ("b-light.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "light"]),
             ("b-dark.svg", ["badge", "137", "--label", "stars", "--of", "200", "--theme", "dark"]),
-            ("c.png", ["render", "99", "--theme", "light", "--size", "64", "-f", "png"]),
-            ("c@2x.png", ["render", "99", "--theme", "light", "--scale", "2", "--size", "64", "-f", "png"]),
-            ("c-dark.png", ["render", "99", "--theme", "dark", "--size", "64", "-f", "png"]),
-            ("c-dark@2x.png", ["render", "99", "--theme", "dark", "--scale", "2", "--size", "64", "-f", "png"]),
+            ("c.png", ["render", "99", "--theme", "light", "--background", "none", "--size", "64", "-f", "png"]),
+            (
+                "c@2x.png",
+                [
+                    "render", "99", "--theme", "light", "--background", "none", "--scale", "2", "--size", "64", "-f",
+                    "png",
+                ]
+            ),
+            ("c-dark.png", ["render", "99", "--theme", "dark", "--background", "none", "--size", "64", "-f", "png"]),
+            (
+                "c-dark@2x.png",
+                [
+                    "render", "99", "--theme", "dark", "--background", "none", "--scale", "2", "--size", "64", "-f",
+                    "png",
+                ]
+            ),
         ]
         for (file, arguments) in expected {
             let drawn = try TallyProcess.run(arguments)
@@ -192,6 +207,38 @@ import Testing
         let written = try String(contentsOf: folder.appendingPathComponent("page.md"), encoding: .utf8)
         #expect(written.contains("srcset=\"c-dark.png 1x, c-dark@2x.png 2x\""))
         #expect(written.contains("<img src=\"c.png\" srcset=\"c.png 1x, c@2x.png 2x\""))
+    }
+
+    /// SPEC §8: in a `.docc` catalogue the inside is the catalogue: an article writes into the
+    /// catalogue's `Images/`, whether it is named from outside the catalogue or from its own
+    /// folder, and the same `-o` gives the same files and reference; outside is refused.
+    @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG)"), .processTimeLimit(minutes: 1))
+    func anArticleWritesIntoItsCataloguesImages() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let articles = folder.appendingPathComponent("Foo.docc/Articles")
+        try FileManager.default.createDirectory(at: articles, withIntermediateDirectories: true)
+        let article = articles.appendingPathComponent("a.md")
+        let region = "# A\n\n<!-- tally render 137 --scale 1,2 -o ../Images/x.png -->\n<!-- /tally -->\n"
+        try Data(region.utf8).write(to: article)
+        let inside = try TallyProcess.run(["docs", "a.md"], directory: articles)
+        #expect(inside.status == 0, "\(inside.stderr)")
+        let images = folder.appendingPathComponent("Foo.docc/Images")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted() == ["x.png", "x@2x.png"])
+        let written = try String(contentsOf: article, encoding: .utf8)
+        #expect(written.contains("-->\n![137 tally marks: "))
+        #expect(written.contains("](x)\n<!-- /tally -->"))
+        let outside = try TallyProcess.run(["docs", "--check", "Foo.docc"], directory: folder)
+        #expect(outside.status == 0, "\(outside.stderr)")
+
+        try Data(region.replacingOccurrences(of: "../Images", with: "../../Images").utf8).write(to: article)
+        for (directory, path) in [(articles, "a.md"), (folder, "Foo.docc/Articles/a.md")] {
+            let refused = try TallyProcess.run(["docs", path], directory: directory)
+            expectOneLineError(
+                refused, status: 64, mentioning: "\(path):3: -o '../../Images/x.png' leaves the catalogue")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Images").path))
     }
 
     /// An image written again replaces the file atomically: a hard link to the old one keeps
@@ -242,6 +289,113 @@ import Testing
             }, "\(run.stderr)")
         #expect(lines.contains { $0.contains("b.md:3: 'x.svg' is written by b.md:1 too") }, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.md", "b.md"])
+    }
+
+    /// SPEC §8: an opener outside code that is not run is a warning naming FILE:LINE, never
+    /// "0 regions in 0 documents"; it keeps the exit code, and code stays silent.
+    @Test(.processTimeLimit(minutes: 1))
+    func openersNotRunAreWarnedOfByLine() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "# Page\n\nText <!-- tally render 1 -o a.svg --> and no closer.\n\n    <!-- tally render 2 -->\n"
+        try Data(text.utf8).write(to: folder.appendingPathComponent("page.md"))
+        for arguments in [["docs", "page.md"], ["docs", "--check", "page.md"]] {
+            let run = try TallyProcess.run(arguments, directory: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(run.stderr)")
+            #expect(
+                lines.first?.hasPrefix("tally: warning: page.md:3: this region was not run") == true, "\(run.stderr)")
+            #expect(
+                lines.last == "tally: no region run, 1 opener not run (see the warnings): up to date", "\(run.stderr)")
+            #expect(!run.stderr.contains("0 regions"), "\(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["page.md"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("page.md")) == Data(text.utf8))
+    }
+
+    /// A README as they are written: a region wherever Markdown puts a picture, and examples of
+    /// regions in code (SPEC §8).
+    static let readmeWithInlineRegions = """
+        # A project
+
+        [![CI](https://img.shields.io/badge/build-passing-green.svg)](https://example.com/ci) [![Crates](https://img.shields.io/badge/crates.io-1.0-orange.svg)](https://example.com/crates) [![License](https://img.shields.io/badge/license-MIT-blue.svg)](LICENSE) <!-- tally badge 1234 --label downloads -o img/downloads.svg --><!-- /tally -->
+
+        A project that counts things.
+
+        | Count | Picture |
+        |------:|---------|
+        | 12 | <!-- tally render 12 -o img/12.svg --><!-- /tally --> |
+        | 137 | marks |
+
+        * <!-- tally render 3 -o img/3.svg --><!-- /tally --> three
+        * a plain item
+
+        1. <!-- tally render 7 -o img/7.svg --><!-- /tally --> seven
+        2. the second
+
+        > <!-- tally render 25 -o img/25.svg --><!-- /tally --> in a quote
+        > and more of it
+
+        - An example in a list item:
+
+          ```markdown
+          <!-- tally render 99 -o img/fence.svg --><!-- /tally -->
+          ```
+
+        An indented example:
+
+        \t<!-- tally render 98 -o img/indented.svg --><!-- /tally -->
+
+        In a sentence, `<!-- tally render 97 -o img/span.svg --><!-- /tally -->` is code.
+
+        """
+
+    /// Rendered by cmark-gfm (GitHub's parser), the README keeps its structure when tally writes
+    /// its references: the table its rows, the badge row one paragraph (now of four images), the
+    /// lists and the quote their items; the regions in code stay as they were.
+    @Test(
+        .enabled(if: canAskCmarkGFM, "needs python3 with cmarkgfm (scripts/install-deps test installs it)"),
+        .processTimeLimit(minutes: 1), .readByAnOutsideProgram)
+    func inlineRegionsKeepTheDocumentsStructure() throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = Self.readmeWithInlineRegions
+        let url = folder.appendingPathComponent("README.md")
+        try before.write(to: url, atomically: true, encoding: .utf8)
+        let run = try TallyProcess.run(["docs", "README.md"], directory: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("5 regions in 1 document: wrote 15 images and 1 document"), "\(run.stderr)")
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+        let after = try String(contentsOf: url, encoding: .utf8)
+        // Each region outside code holds a reference on its line; those in code are as they were.
+        let references = after.matches(of: /--><(img|picture)[^\n]*?<!-- \/tally -->/).map {
+            String(after[$0.range].dropFirst(3).dropLast("<!-- /tally -->".count))
+        }
+        #expect(references.count == 5)
+        #expect(
+            after.split(separator: "\n", omittingEmptySubsequences: false).count
+                == before.split(separator: "\n", omittingEmptySubsequences: false).count)
+        for name in ["fence", "indented", "span"] {
+            #expect(after.contains("-o img/\(name).svg --><!-- /tally -->"))
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("img/\(name).svg").path))
+        }
+        for name in ["downloads", "12", "3", "7", "25"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("img/\(name).svg").path))
+        }
+        let rendered = try cmarkGFMRender([before, after])
+        var stripped = rendered[1]
+        for reference in references { stripped = stripped.replacingOccurrences(of: reference, with: "") }
+        #expect(stripped == rendered[0], "\(rendered[1])")
+        func count(_ needle: String, in text: some StringProtocol) -> Int {
+            text.components(separatedBy: needle).count - 1
+        }
+        #expect(count("<tr>", in: rendered[1]) == 3 && count("<li>", in: rendered[1]) == 5)
+        #expect(count("<blockquote>", in: rendered[1]) == 1)
+        let badgeRow = try #require(rendered[1].firstMatch(of: /<p>[^\n]*shields[^\n]*<\/p>/))
+        #expect(count("<img ", in: badgeRow.output) == 4, "\(badgeRow.output)")
     }
 
     /// The repository keeps its own pictures this way (SPEC §8): README.md and docs/ hold at

@@ -271,15 +271,17 @@ import Testing
         #expect(RenderSettings().appearance(in: .png) == Appearance(theme: .light, background: .paper))
     }
 
-    /// `--theme auto` cannot switch in a PNG or PDF: it draws light, and says so in one line on
-    /// stderr; SVG follows the viewer and says nothing.
+    /// `--theme auto` cannot switch in one PNG or PDF: a PDF, or a PNG to standard output, is
+    /// drawn light, with one line on stderr saying so; SVG follows the viewer and says nothing.
+    /// (A PNG written to a file is a light and dark pair: `CommandFilesTests`.)
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"), arguments: ["png", "pdf"])
     func autoOnARasterSaysItDrawsLight(_ format: String) throws {
         let directory = try TallyProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let auto = directory.appendingPathComponent("auto.\(format)")
         let light = directory.appendingPathComponent("light.\(format)")
-        let run = try TallyProcess.run(["render", "137", "--theme", "auto", "-o", auto.path])
+        let run = try TallyProcess.run(["render", "137", "--theme", "auto", "-f", format])
+        try Data(run.stdout).write(to: auto)
         #expect(run.status == 0)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].hasPrefix("tally: note:") && lines[0].contains("light"), "\(run.stderr)")

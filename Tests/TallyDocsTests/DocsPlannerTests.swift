@@ -192,6 +192,27 @@ import Testing
                 == true)
     }
 
+    /// SPEC §8: the catalogue is found on the document's real folder, so an article named from
+    /// inside it (`a.md`, run in `A.docc/Articles`) writes `../Images/x.png` as one named from
+    /// outside does, with DocC's reference by file name, and still no further than the catalogue.
+    @Test func aCatalogueIsFoundOnTheRealFolder() throws {
+        func plan(_ output: String) -> DocsPlan {
+            let article = "x\n<!-- tally render \(output) scales=1,2 -->\n<!-- /tally -->\n"
+            return DocsPlanner.plan(
+                [DocsPlanner.Document(path: "a.md", bytes: Array(article.utf8), realFolder: "/w/A.docc/Articles")],
+                readCommand: Self.read, existing: { _, _ in .missing })
+        }
+        let inside = plan("../Images/x.png")
+        #expect(inside.failures.isEmpty)
+        #expect(inside.writes.map(\.path) == ["../Images/x.png", "../Images/x@2x.png", "a.md"])
+        let document = String(decoding: try #require(inside.writes.last).bytes, as: UTF8.self)
+        #expect(document.contains("\n![alt of ../Images/x.png & <b>](x)\n"))
+        #expect(
+            plan("../../x.png").failures.map(\.description) == [
+                "a.md:2: -o '../../x.png' leaves the catalogue; keep the images in it"
+            ])
+    }
+
     /// SPEC §8: a region writes only images, so its files end in its format's extension.
     @Test func anOutputEndsInItsFormatsExtension() {
         let plan = Self.plan([("a.md", "x\n<!-- tally render notes.md -->\n<!-- /tally -->\n")])

@@ -188,7 +188,10 @@ public func runProgram(
         errors.data = err.fileHandleForReading.readDataToEndOfFile()
         group.leave()
     }
-    final class Flag: @unchecked Sendable { var timedOut = false }
+    final class Flag: @unchecked Sendable {
+        var timedOut = false
+        var threads = ""
+    }
     let expired = Flag()
     let identifier = process.processIdentifier
     let timer = DispatchWorkItem {
@@ -196,6 +199,9 @@ public func runProgram(
         expired.timedOut = true
         // The child and everything it started (a shell's tally holds the pipes open too).
         let tree = [identifier] + descendants(of: identifier)
+        // Where each thread waits, read before the kill: a hang that comes once in hundreds of
+        // runs must say where it was the first time.
+        expired.threads = tree.map(threadStates(of:)).joined(separator: "; ")
         for pid in tree { kill(pid, SIGTERM) }
         // Whatever ignores SIGTERM (or is stopped) is killed outright.
         DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
@@ -209,12 +215,40 @@ public func runProgram(
     process.waitUntilExit()
     timer.cancel()
     if expired.timedOut {
+        let command = "\(url.lastPathComponent) \(arguments.joined(separator: " "))"
         Issue.record(
-            "\(url.lastPathComponent) \(arguments.joined(separator: " ")) ran past \(Int(timeout)) s and was killed",
+            "\(command) ran past \(Int(timeout)) s and was killed; its threads: \(expired.threads)",
             sourceLocation: sourceLocation)
     }
     return TallyRun(
         status: process.terminationStatus, stdout: outData, stderr: String(decoding: errors.data, as: UTF8.self))
+}
+
+/// A process's threads as Linux shows them: its name, then each thread's name, state (R
+/// running, S sleeping, D in the disk, t traced or stopped) and the kernel function it waits in,
+/// from /proc (elsewhere only the pid).
+func threadStates(of pid: Int32) -> String {
+    #if os(Linux)
+    func read(_ path: String) -> String {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    let tasks = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).sorted()
+    let threads = tasks.map { task -> String in
+        let state = procStatFields(read("/proc/\(pid)/task/\(task)/stat")).first ?? "?"
+        return "\(read("/proc/\(pid)/task/\(task)/comm")) \(state) \(read("/proc/\(pid)/task/\(task)/wchan"))"
+    }
+    return "\(pid) \(read("/proc/\(pid)/comm")) [\(threads.joined(separator: ", "))]"
+    #else
+    return "\(pid)"
+    #endif
+}
+
+/// The fields of a /proc `stat` line after the process's name, state first, then the parent's
+/// pid: "pid (name) state ppid …", where the name may hold spaces and ")", so the fields are
+/// read after its last ")". None for a line without one.
+func procStatFields(_ stat: String) -> [Substring] {
+    guard let close = stat.lastIndex(of: ")") else { return [] }
+    return stat[stat.index(after: close)...].split(separator: " ")
 }
 
 /// The processes descended from `pid`, children first (Linux: from /proc; elsewhere none).
@@ -224,11 +258,9 @@ func descendants(of pid: Int32) -> [Int32] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     for entry in entries {
         guard let child = Int32(entry),
-            let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
+            let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8)
         else { continue }
-        // "pid (name) state ppid …": the name may hold spaces, so read after its last ")".
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let fields = procStatFields(stat)
         if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
     }
     var found: [Int32] = []
