@@ -81,6 +81,22 @@ enum ProgressMark {
         }
     }
 
+    /// The ink of some marks as `tintOpacity` weighs it against a finished sibling: the stroked
+    /// pens (`inkPixels`), a pixel of edge or dot as 0.8 of a solid one, and a pixel of tint at
+    /// opacity α as 1.9 α (the light theme's sRGB blending).
+    static func ink(_ marks: [Mark], pixelsPerUnit: Double) -> Double {
+        marks.reduce(inkPixels(marks, pixelsPerUnit: pixelsPerUnit)) { total, mark in
+            guard mark.kind.isFilled else { return total }
+            let weight = mark.kind == .edge ? 0.8 : 1.9 * mark.opacity
+            // Closed rectangles, four segments each: the top side's length by the right side's.
+            let area = stride(from: 0, to: mark.segments.count - 3, by: 4).reduce(0.0) { area, first in
+                let (top, right) = (mark.segments[first], mark.segments[first + 1])
+                return area + abs(top.end.x - top.start.x) * abs(right.end.y - right.start.y)
+            }
+            return total + weight * area * pixelsPerUnit * pixelsPerUnit
+        }
+    }
+
     /// Whether a unit's wash fills whole columns left to right (rows, gates, and the
     /// twenty-five-unit, whose first stroke then reads as an upright stroke, never as a row's
     /// line), or whole pixel rows top to bottom (squares, whose rows or quarters fill downwards).

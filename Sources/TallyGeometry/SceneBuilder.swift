@@ -28,6 +28,10 @@ struct SceneBuilder {
     let detail: Detail
     let placement: Placement
     private(set) var marks: [Mark] = []
+    /// Whether a complete twenty-five-unit may keep its gates under its cross; false inside a
+    /// square being filled whose quarters' gates would make it outweigh a finished sibling
+    /// (`partialSquareKeepsGates`).
+    private var keepsGates = true
 
     /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
     static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
@@ -62,7 +66,15 @@ struct SceneBuilder {
         guard rest > 0 else { return }
         let at = origin + placement.childOffset(level, complete)
         if detail.showsUnits(of: grandchild) {
-            partial(child, count: rest, at: at, isFrame: false)
+            if child.child?.shape == .quincunx, !partialSquareKeepsGates(child, count: rest, at: at) {
+                var light = self
+                light.keepsGates = false
+                light.marks = []
+                light.partial(child, count: rest, at: at, isFrame: false)
+                marks += light.marks
+            } else {
+                partial(child, count: rest, at: at, isFrame: false)
+            }
         } else if case .automatic(let pixelsPerUnit) = detail {
             // Too small for its own detail: the child being filled still shows its progress,
             // never heavier than the child would be finished (SPEC §2, "Weight follows quantity").
@@ -87,7 +99,7 @@ struct SceneBuilder {
             // every complete twenty-five-unit as large, down to gates too small to be anything
             // but grey dots (`Proportions.smallestGatePixels`), where the cross alone says
             // "complete".
-            if showsGates(inQuincunxAt: level) {
+            if keepsGates && showsGates(inQuincunxAt: level) {
                 for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
@@ -166,6 +178,24 @@ struct SceneBuilder {
         return Mark(
             kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments,
             opacity: Proportions.progressOpacity)
+    }
+
+    /// SPEC §2, "Weight follows quantity": whether a square being filled inside a larger
+    /// structure, drawn with its children, may keep its complete quarters' gates and still carry
+    /// no more ink than a finished sibling (its box and cross). Where the gates' strokes are
+    /// closer than a legible gap, the pen floor widens each to a pixel and a quarter's five gates
+    /// are a grey smudge heavier than its cross: three such quarters outweighed a finished
+    /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters are their
+    /// crosses alone, as a twenty-five-unit too small for its gates is, and the square's extent
+    /// and share still show (its dots, the quarter being filled).
+    private func partialSquareKeepsGates(_ level: UnitLevel, count: UInt64, at origin: Point) -> Bool {
+        guard case .automatic(let pixelsPerUnit) = detail, keepsGates else { return true }
+        var filling = SceneBuilder(detail: detail, placement: placement)
+        filling.partial(level, count: count, at: origin, isFrame: false)
+        var finished = SceneBuilder(detail: detail, placement: placement)
+        finished.complete(level, at: origin, isFrame: false)
+        return ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
+            <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
     }
 
     /// Whether a complete twenty-five-unit's gates stand at least
