@@ -118,6 +118,16 @@ package enum Proportions {
     /// crosses).
     package static let smallestGatePixels = 3.0
 
+    // MARK: The inset (`--inset`, `Inset`)
+
+    /// The inset draws the unit being filled this many times larger than the smallest scale at
+    /// which a gate's strokes stand a legible gap apart, where the image has room: the strokes
+    /// are then about 2 px apart rather than 1.5, so four read as four at a glance.
+    package static let insetLegibleMargin = 1.5
+    /// An inset is drawn only where it is at least this many times the unit in place: a copy
+    /// barely larger than the original adds nothing to read.
+    package static let insetSmallestEnlargement = 1.5
+
     // MARK: The gallery sheet (`tally gallery`), in output pixels
 
     /// Tiles a row holds at most.
