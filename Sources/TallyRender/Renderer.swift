@@ -284,19 +284,16 @@ public enum Renderer {
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
         var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
         if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
-        if settings.inset, case .automatic(let pixelsPerUnit) = detail {
-            if let inset = Inset.plan(
+        if settings.inset, case .automatic(let pixelsPerUnit) = detail,
+            let inset = Inset.plan(
                 count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit,
-                image: (viewport.width, viewport.height), side: side.pixels * settings.scale)
-            {
-                do {
-                    viewport = try viewport.grown(by: inset.pixels, right: inset.right)
-                } catch {
-                    throw .viewport(error)
-                }
-                let topLeft = Point(viewport.visible.minX, viewport.visible.minY)
-                scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, topLeft: topLeft))
-            }
+                image: (viewport.width, viewport.height), side: side.pixels * settings.scale),
+            // An image the inset would take past SPEC §6's limits (64 megapixels) has none.
+            let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
+        {
+            viewport = grown
+            let topLeft = Point(viewport.visible.minX, viewport.visible.minY)
+            scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, topLeft: topLeft))
         }
         var newMarks: [Bool]?
         if case .since(let from) = settings.animation {

@@ -40,6 +40,26 @@ import Testing
         }
     }
 
+    /// Every count, of every magnitude, at sizes from 1 px to SPEC §6's largest side: an inset
+    /// never makes a picture fail that draws without it, and never takes the image past the
+    /// limits (16,384 px a side, 64 megapixels).
+    @Test func theInsetNeverBreaksALimit() throws {
+        var counts: [UInt64] = [1, 26, 99, 101, 863, 9_999, 10_001, 123_456, 1_234_567, UInt64(Int64.max)]
+        var power: UInt64 = 10
+        while power < UInt64(Int64.max) / 10 {
+            power *= 10
+            counts.append(power - 1)
+        }
+        for count in counts {
+            for size: Double in [1, 7, 32, 256, 4_096, 16_384] {
+                guard (try? layout(count, size: size, inset: false)) != nil else { continue }
+                let inset = try layout(count, size: size, inset: true)
+                #expect(inset.viewport.width <= Viewport.maximumSide && inset.viewport.height <= Viewport.maximumSide)
+                #expect(inset.viewport.width * inset.viewport.height <= Viewport.maximumPixels, "\(count) at \(size)")
+            }
+        }
+    }
+
     /// Where it is drawn at 256 px, the inset shows what the picture cannot: the strokes of the
     /// gates of the hundred-block being filled, a legible gap apart (SPEC §2, "Level of
     /// detail": about 1.5 px) wherever the picture leaves half the image free, inside the image.
