@@ -105,6 +105,9 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
         help: .init(RenderOption.caption, for: Command.audience))
     var caption: Bool?
 
+    @Flag(name: .customLong(RenderOption.inset.name), help: .init(RenderOption.inset, for: Command.audience))
+    var inset = false
+
     @Option(
         name: .customLong(RenderOption.of.name), parsing: .unconditional,
         help: .init(RenderOption.of, for: Command.audience))
@@ -144,6 +147,7 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
         case .animateFrom: animateFrom
         case .label: label
         case .caption: caption.map { $0 ? "true" : "false" }
+        case .inset: inset ? "true" : nil
         case .of: of
         // A badge's own (SPEC §7): `BadgeCommand` declares them; a tally's commands have none.
         case .badgeStyle, .color, .labelColor: nil

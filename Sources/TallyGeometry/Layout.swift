@@ -133,6 +133,9 @@ struct Placement {
     /// The size of a unit's cell (x: width, y: height).
     func cellSize(_ level: UnitLevel) -> Point { sizes[level.rank] }
 
+    /// The step between consecutive children of a unit, in layout units.
+    func step(_ level: UnitLevel) -> Double { pitches[level.rank] }
+
     /// Where child `index` (in fill order) of a unit sits, relative to the unit's origin.
     func childOffset(_ level: UnitLevel, _ index: Int) -> Point {
         let step = pitches[level.rank]

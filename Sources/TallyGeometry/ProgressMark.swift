@@ -81,6 +81,22 @@ enum ProgressMark {
         }
     }
 
+    /// The ink of some marks as `tintOpacity` weighs it against a finished sibling: the stroked
+    /// pens (`inkPixels`), a pixel of edge or dot as 0.8 of a solid one, and a pixel of tint at
+    /// opacity α as 1.9 α (the light theme's sRGB blending).
+    static func ink(_ marks: [Mark], pixelsPerUnit: Double) -> Double {
+        marks.reduce(inkPixels(marks, pixelsPerUnit: pixelsPerUnit)) { total, mark in
+            guard mark.kind.isFilled else { return total }
+            let weight = mark.kind == .edge ? 0.8 : 1.9 * mark.opacity
+            // Closed rectangles, four segments each: the top side's length by the right side's.
+            let area = stride(from: 0, to: mark.segments.count - 3, by: 4).reduce(0.0) { area, first in
+                let (top, right) = (mark.segments[first], mark.segments[first + 1])
+                return area + abs(top.end.x - top.start.x) * abs(right.end.y - right.start.y)
+            }
+            return total + weight * area * pixelsPerUnit * pixelsPerUnit
+        }
+    }
+
     /// Whether a unit's wash fills whole columns left to right (rows, gates, and the
     /// twenty-five-unit, whose first stroke then reads as an upright stroke, never as a row's
     /// line), or whole pixel rows top to bottom (squares, whose rows or quarters fill downwards).
@@ -93,12 +109,15 @@ enum ProgressMark {
     /// `Proportions.progressDotPeriod` pixels apart, leaving out those the leading edge covers.
     /// Against them the leading edge reads as a share of a cell whose full size is seen, and as
     /// dots, never a solid outline, the cell never looks like a box, which says "complete".
-    static func cellDots(_ cell: (width: Double, height: Double), clearOf front: [Rect]) -> [Rect] {
+    /// - Parameter period: about how many pixels apart the dots are.
+    static func cellDots(
+        _ cell: (width: Double, height: Double), clearOf front: [Rect], period: Int = Proportions.progressDotPeriod
+    ) -> [Rect] {
         let (width, height) = (Int(cell.width), Int(cell.height))
         guard width >= 3 && height >= 3 else { return [] }
         // Evenly spread whole-pixel places from 0 to `length - 1`, both ends included.
         func places(_ length: Int) -> [Int] {
-            let count = max(2, (length - 1) / Proportions.progressDotPeriod + 1)
+            let count = max(2, (length - 1) / period + 1)
             return (0..<count).map { ($0 * (length - 1) + (count - 1) / 2) / (count - 1) }
         }
         var dots: [(Int, Int)] = []
@@ -178,7 +197,7 @@ enum ProgressMark {
     }
 
     /// A rectangle as four segments, clockwise from the top left, closing where it started.
-    private static func outline(_ rect: Rect) -> [Segment] {
+    static func outline(_ rect: Rect) -> [Segment] {
         [
             Segment(rect.minX, rect.minY, rect.maxX, rect.minY), Segment(rect.maxX, rect.minY, rect.maxX, rect.maxY),
             Segment(rect.maxX, rect.maxY, rect.minX, rect.maxY), Segment(rect.minX, rect.maxY, rect.minX, rect.minY),

@@ -91,6 +91,10 @@ package enum Proportions {
     /// pixels about this many pixels apart: close enough to read as the cell's outline at 64 px,
     /// sparse enough that they never close into a box.
     package static let progressDotPeriod = 3
+    /// The cell of a unit being filled and drawn with its children, and its empty children's
+    /// cells, are dotted as a wash's empty part is, but with at most about this many dots a
+    /// side, so a large cell is outlined in dots, never in thousands of them.
+    package static let partialCellDotsPerSide = 16.0
 
     /// The cells a goal still holds (`--of`, `RemainingCells`): dotted outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either
@@ -106,6 +110,23 @@ package enum Proportions {
     /// drops the cross or diagonal inside it, which would only smear the box into a grey
     /// checker (SPEC §2, "Small sizes").
     package static let smallestCappedBoxPixels = 8.0
+    /// A complete twenty-five-unit keeps its gates under its cross while they stand at least
+    /// this many output pixels apart, alone or inside a larger picture (SPEC §2, "Detail by a
+    /// unit's own size, wherever it stands"): 25 keeps them in every image from about 11 px,
+    /// as 24 does, and 26 keeps its first quarter's from 32 px; closer, a gate's four strokes
+    /// and slash are one grey dot and the cross alone says "complete" (863 at 256 px: two
+    /// crosses).
+    package static let smallestGatePixels = 3.0
+
+    // MARK: The inset (`--inset`, `Inset`)
+
+    /// The inset draws the unit being filled this many times larger than the smallest scale at
+    /// which a gate's strokes stand a legible gap apart, where the image has room: the strokes
+    /// are then about 2 px apart rather than 1.5, so four read as four at a glance.
+    package static let insetLegibleMargin = 1.5
+    /// An inset is drawn only where it is at least this many times the unit in place: a copy
+    /// barely larger than the original adds nothing to read.
+    package static let insetSmallestEnlargement = 1.5
 
     // MARK: The gallery sheet (`tally gallery`), in output pixels
 

@@ -260,6 +260,11 @@ public struct TallyScene: Hashable, Sendable {
         return marks.map { $0.kind.isTally && !old.contains($0) }
     }
 
+    /// Draws the inset beside the picture (`--inset`, SPEC §2): its marks follow the rest.
+    package mutating func append(inset: [Mark]) {
+        marks += inset
+    }
+
     /// Writes a caption under the scene (`--caption`): the caption's glyphs follow the tally's marks.
     package mutating func append(_ caption: Caption) {
         marks += caption.marks

@@ -8,10 +8,16 @@
 /// - **partial**: its complete children in their cap form, then the child being filled: drawn
 ///   the same way if the level of detail shows that child's own children, else as a progress
 ///   mark (`ProgressMark`), so partial progress is never invisible.
-/// The cap of a complete unit is always drawn; only the detail under it follows the level of
-/// detail, except in a complete frame, which keeps the children its count less one drew as
-/// complete ones (SPEC §2, "Structure is kept at completions": one more never empties the
-/// picture). A cap is opaque, over its detail or alone (SPEC §2, "Tone follows level"): a
+/// The cap of a complete unit is always drawn, and the detail under it depends on the unit's
+/// level and its size in output pixels only, never on where it stands: a complete unit inside a
+/// larger picture shows what it shows drawn alone at that size, save the collapsed squares
+/// (SPEC §2, "Detail by a unit's own size, wherever it stands"). A complete unit keeps the
+/// children its count less one drew (SPEC §2, "Structure is kept at completions": one more
+/// never empties the picture): a row its ten boxes, a frame block its ten rows, a
+/// twenty-five-unit its gates wherever they stand apart (`Proportions.smallestGatePixels`).
+/// A unit being filled inside a larger structure and drawn with its children has its cell and
+/// its empty children's cells dotted, as a wash's empty part is (SPEC §2, "The partial unit
+/// shows its whole cell"). A cap is opaque, over its detail or alone (SPEC §2, "Tone follows level"): a
 /// translucent cap mixed its colour into the marks under it (a grey cross over the red slash
 /// read brown) and drew a block's diagonal in the grey of the boxes it crosses.
 /// At an output scale, units sit at whole-pixel steps (`Placement`), and the cross or diagonal
@@ -22,6 +28,10 @@ struct SceneBuilder {
     let detail: Detail
     let placement: Placement
     private(set) var marks: [Mark] = []
+    /// Whether a complete twenty-five-unit may keep its gates under its cross; false inside a
+    /// square being filled whose quarters' gates would make it outweigh a finished sibling
+    /// (`partialSquareKeepsGates`).
+    private var keepsGates = true
 
     /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
     static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
@@ -30,12 +40,12 @@ struct SceneBuilder {
         if count == frame.capacity {
             builder.complete(frame, at: origin, isFrame: true)
         } else if count > 0 {
-            builder.partial(frame, count: count, at: origin)
+            builder.partial(frame, count: count, at: origin, isFrame: true)
         }
         return builder.marks
     }
 
-    private mutating func partial(_ level: UnitLevel, count: UInt64, at origin: Point) {
+    private mutating func partial(_ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool) {
         if level == .gate {
             for index in 0..<Int(count) { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
             return
@@ -46,10 +56,25 @@ struct SceneBuilder {
         for index in 0..<complete {
             self.complete(child, at: origin + placement.childOffset(level, index), isFrame: false)
         }
+        defer {
+            // SPEC §2, "The partial unit shows its whole cell": a unit being filled inside a
+            // larger structure shows where it ends. (The frame's extent is the picture's.)
+            if !isFrame, let dots = cellDots(level, firstEmpty: complete + (rest > 0 ? 1 : 0), at: origin) {
+                marks.append(dots)
+            }
+        }
         guard rest > 0 else { return }
         let at = origin + placement.childOffset(level, complete)
         if detail.showsUnits(of: grandchild) {
-            partial(child, count: rest, at: at)
+            if child.child?.shape == .quincunx, !partialSquareKeepsGates(child, count: rest, at: at) {
+                var light = self
+                light.keepsGates = false
+                light.marks = []
+                light.partial(child, count: rest, at: at, isFrame: false)
+                marks += light.marks
+            } else {
+                partial(child, count: rest, at: at, isFrame: false)
+            }
         } else if case .automatic(let pixelsPerUnit) = detail {
             // Too small for its own detail: the child being filled still shows its progress,
             // never heavier than the child would be finished (SPEC §2, "Weight follows quantity").
@@ -69,7 +94,12 @@ struct SceneBuilder {
             for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
             marks.append(MarkShapes.slash(gateAt: origin))
         case .quincunx:
-            if isFrame || detail.showsUnits(of: .gate) {
+            // The same alone as inside (SPEC §2, "Detail by a unit's own size, wherever it
+            // stands"): 24 draws its four gates at every size, so 25 keeps its five, and so does
+            // every complete twenty-five-unit as large, down to gates too small to be anything
+            // but grey dots (`Proportions.smallestGatePixels`), where the cross alone says
+            // "complete".
+            if keepsGates && showsGates(inQuincunxAt: level) {
                 for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
@@ -84,10 +114,8 @@ struct SceneBuilder {
                 let row = level.child!
                 // SPEC §2, "Structure is kept at completions": the count before showed its
                 // complete rows whatever the size, so the complete block shows all ten.
-                if isFrame || detail.showsUnits(of: row) {
-                    for index in 0..<10 {
-                        complete(row, at: origin + placement.childOffset(level, index), isFrame: false)
-                    }
+                for index in 0..<10 {
+                    complete(row, at: origin + placement.childOffset(level, index), isFrame: false)
                 }
             } else {
                 // Inside a larger structure a complete block collapses to its box.
@@ -98,17 +126,83 @@ struct SceneBuilder {
         case .row:
             // The squares drop their crosses or diagonals and keep their boxes; one line through all.
             let square = level.child!
-            // SPEC §2, "Structure is kept at completions": a row that is the frame keeps the
-            // boxes its count before showed whatever the size (999 drew nine); inside a larger
-            // structure its boxes follow the level of detail, as its siblings' do.
-            if isFrame || detail.showsUnits(of: square) {
-                for index in 0..<10 {
-                    marks.append(
-                        MarkShapes.box(square, at: origin + placement.childOffset(level, index), placement: placement))
-                }
+            // SPEC §2, "Structure is kept at completions" and "Detail by a unit's own size,
+            // wherever it stands": 999 draws its nine boxes whatever the size, so a complete row
+            // keeps its ten, whether it is the frame (1,000) or stands in a block (1,001, 10,000
+            // under its caption), as large as it is.
+            for index in 0..<10 {
+                marks.append(
+                    MarkShapes.box(square, at: origin + placement.childOffset(level, index), placement: placement))
             }
             marks.append(MarkShapes.line(level, at: origin, placement: placement))
         }
+    }
+
+    /// The dots that mark the cell of a unit being filled and the cells of its children still
+    /// empty, from `firstEmpty` on: as a wash marks the part of its cell still empty
+    /// (`ProgressMark.cellDots`), single pixels of the progress edge's light ink, so the unit's
+    /// extent and what is left of it read at a glance, lighter than any finished sibling
+    /// (SPEC §2, "Weight follows quantity"). Nil without an output scale, whose pixels they are.
+    private func cellDots(_ level: UnitLevel, firstEmpty: Int, at origin: Point) -> Mark? {
+        guard case .automatic(let pixelsPerUnit) = detail, let child = level.child else { return nil }
+        let cell = ProgressMark.cellPixels(placement.cellSize(level), pixelsPerUnit)
+        // A cell wider or taller than any image (a scale no viewport gives) is never shown whole.
+        guard max(cell.width, cell.height) <= Viewport.maximumSide else { return nil }
+        // About 3 pixels apart, as a wash's, but at most `Proportions.partialCellDotsPerSide` a
+        // side: a row 4,000 px wide is dotted, not drawn in thousands of dots.
+        let period = { (side: Double) in
+            max(Proportions.progressDotPeriod, Int((side / Proportions.partialCellDotsPerSide).rounded(.up)))
+        }
+        var dots = ProgressMark.cellDots(cell, clearOf: [], period: period(max(cell.width, cell.height)))
+        // Where a child's cell meets the unit's, their dots fall on the same pixels: one each.
+        var placed = Set(dots.map { [$0.minX, $0.minY] })
+        let childCell = ProgressMark.cellPixels(placement.cellSize(child), pixelsPerUnit)
+        for index in firstEmpty..<level.childCount {
+            // Children sit at whole-pixel steps from the unit's corner (`Placement`).
+            let offset = placement.childOffset(level, index)
+            let (x, y) = ((offset.x * pixelsPerUnit).rounded(), (offset.y * pixelsPerUnit).rounded())
+            for dot in ProgressMark.cellDots(
+                childCell, clearOf: [], period: period(max(childCell.width, childCell.height)))
+            {
+                let moved = Rect(minX: dot.minX + x, minY: dot.minY + y, width: 1, height: 1)
+                if placed.insert([moved.minX, moved.minY]).inserted { dots.append(moved) }
+            }
+        }
+        guard !dots.isEmpty else { return nil }
+        let segments = dots.flatMap { dot in
+            ProgressMark.outline(
+                Rect(
+                    minX: origin.x + dot.minX / pixelsPerUnit, minY: origin.y + dot.minY / pixelsPerUnit,
+                    width: 1 / pixelsPerUnit, height: 1 / pixelsPerUnit))
+        }
+        return Mark(
+            kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments,
+            opacity: Proportions.progressOpacity)
+    }
+
+    /// SPEC §2, "Weight follows quantity": whether a square being filled inside a larger
+    /// structure, drawn with its children, may keep its complete quarters' gates and still carry
+    /// no more ink than a finished sibling (its box and cross). Where the gates' strokes are
+    /// closer than a legible gap, the pen floor widens each to a pixel and a quarter's five gates
+    /// are a grey smudge heavier than its cross: three such quarters outweighed a finished
+    /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters are their
+    /// crosses alone, as a twenty-five-unit too small for its gates is, and the square's extent
+    /// and share still show (its dots, the quarter being filled).
+    private func partialSquareKeepsGates(_ level: UnitLevel, count: UInt64, at origin: Point) -> Bool {
+        guard case .automatic(let pixelsPerUnit) = detail, keepsGates else { return true }
+        var filling = SceneBuilder(detail: detail, placement: placement)
+        filling.partial(level, count: count, at: origin, isFrame: false)
+        var finished = SceneBuilder(detail: detail, placement: placement)
+        finished.complete(level, at: origin, isFrame: false)
+        return ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
+            <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
+    }
+
+    /// Whether a complete twenty-five-unit's gates stand at least
+    /// `Proportions.smallestGatePixels` apart at the output scale, alone or inside.
+    private func showsGates(inQuincunxAt level: UnitLevel) -> Bool {
+        guard case .automatic(let pixelsPerUnit) = detail else { return true }
+        return placement.step(level) * pixelsPerUnit >= Proportions.smallestGatePixels - 1e-9
     }
 
     /// Whether a collapsed square of this level is large enough at the output scale for the

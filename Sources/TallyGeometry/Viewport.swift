@@ -160,6 +160,27 @@ public struct Viewport: Hashable, Sendable {
     /// Output pixels under the content and its margin, kept for a caption.
     public let footer: Double
 
+    private init(width: Double, height: Double, pixelsPerUnit: Double, visible: Rect, footer: Double) {
+        self.width = width
+        self.height = height
+        self.pixelsPerUnit = pixelsPerUnit
+        self.visible = visible
+        self.footer = footer
+    }
+
+    /// This viewport with `pixels` more output pixels to the right (`right`) or at the bottom,
+    /// for an inset (`Inset`): what was shown stays where it was, at the same scale.
+    package func grown(by pixels: Double, right: Bool) throws(Problem) -> Viewport {
+        let (width, height) = right ? (width + pixels, height) : (width, height + pixels)
+        guard width <= Self.maximumSide else { throw .sideTooLarge(width) }
+        guard height <= Self.maximumSide else { throw .sideTooLarge(height) }
+        guard width * height <= Self.maximumPixels else { throw .tooManyPixels(width * height) }
+        var visible = visible
+        visible.width = width / pixelsPerUnit
+        visible.height = height / pixelsPerUnit
+        return Viewport(width: width, height: height, pixelsPerUnit: pixelsPerUnit, visible: visible, footer: footer)
+    }
+
     /// This viewport moved by under a pixel so that `placed`, the content as the scene places
     /// it (`Canvas.shown(_:for:detail:)`, in whole-pixel steps), sits centred in the image with
     /// its top left on a pixel corner: every unit then starts on a pixel corner, so siblings

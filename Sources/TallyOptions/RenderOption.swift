@@ -42,6 +42,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     case animateFrom = "animate-from"
     case label
     case caption
+    case inset
     case of
 
     /// How an option is shown and read.
@@ -233,6 +234,12 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
                 help:
                     "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels."
             ) { text, draft throws(CommandFailure) in draft.settings.caption = try switchValue(text) }
+        case .inset:
+            return Declaration(
+                valueName: "", badge: false,
+                help:
+                    "Where the hundred-block being filled is too small for its gates to read, draw it once more beside the picture, enlarged, each outlined by a thin frame; the image grows on its free side, never past the size. Default: off."
+            ) { text, draft throws(CommandFailure) in draft.settings.inset = try switchValue(text) }
         case .of:
             return Declaration(
                 valueName: "n", badge: true,
@@ -293,7 +300,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return "The colour of crosses, diagonals and the counts under the tiles (token c2)."
         case (.gallery, .label):
             return "The sheet's title, instead of \"Tally gallery: 12 counts\"."
-        case (.gallery, .animate), (.gallery, .animateFrom), (.gallery, .caption):
+        case (.gallery, .animate), (.gallery, .animateFrom), (.gallery, .caption), (.gallery, .inset):
             return nil
         case (.badge, .ink):
             return

@@ -88,6 +88,8 @@ package enum Gallery {
         guard counts.count <= maximumCounts else { throw .tooManyCounts(counts.count) }
         var tileSettings = settings
         tileSettings.caption = false
+        // A tile is the tally alone, square, as its label says (no inset beside it).
+        tileSettings.inset = false
         tileSettings.animation = .none
         tileSettings.side = settings.side ?? .longer(defaultTile)
         // Up to six columns, more for large sheets (about square), rows as evenly filled as that allows.

@@ -64,6 +64,10 @@ public struct RenderSettings: Hashable, Sendable {
     /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
     /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat.
     public var caption: Bool?
+    /// Draw the unit that holds the last two digits once more beside the picture, enlarged,
+    /// where it is too small for its gates to read (`--inset`, SPEC §2, "An inset for the last
+    /// digits"); off by default.
+    public var inset: Bool = false
     /// A goal to draw the count toward (`--of`, SPEC §6): the goal's frame, with the cells still
     /// to fill outlined; nil for none.
     public var goal: TallyCount?
@@ -280,6 +284,17 @@ public enum Renderer {
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
         var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
         if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
+        if settings.inset, case .automatic(let pixelsPerUnit) = detail,
+            let inset = Inset.plan(
+                count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit,
+                image: (viewport.width, viewport.height), side: side.pixels * settings.scale),
+            // An image the inset would take past SPEC §6's limits (64 megapixels) has none.
+            let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
+        {
+            viewport = grown
+            let topLeft = Point(viewport.visible.minX, viewport.visible.minY)
+            scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, topLeft: topLeft))
+        }
         var newMarks: [Bool]?
         if case .since(let from) = settings.animation {
             // The earlier count in the same frame, so forms that depend on the frame compare

@@ -236,6 +236,10 @@ package enum SVGRenderer {
 
     /// Path data for the core's path: axis-parallel lines use `H` and `V`, bows `Q`.
     private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
+        if mark.kind.isFilled {
+            appendRelativePath(&out, mark, digits: digits, divisor: divisor)
+            return
+        }
         var current = Point(0, 0)
         mark.forEachPathElement { element in
             switch element {
@@ -268,6 +272,63 @@ package enum SVGRenderer {
     }
 
     /// `x y`, without building an array for two numbers.
+    /// A filled mark's path in relative steps (`m`, `h`, `v`, `l`, `q`, `z`): a wash's edge and the
+    /// dots of a cell are hundreds of one-pixel squares, each a short hop from the last, so its
+    /// path is written as compact as an optimiser would write it (SPEC §5). Each step is the
+    /// difference of two coordinates already rounded to `digits` decimals, so the rounding never
+    /// adds up along the path: every corner lands where the absolute form puts it.
+    private static func appendRelativePath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        // A coordinate as a whole number of the last decimal's units, rounded as `append` rounds.
+        func units(_ value: Double) -> Double { (value / divisor * scale).rounded(.toNearestOrAwayFromZero) }
+        func step(_ delta: Double) { out.append(delta / scale, digits: digits, leadingZero: false) }
+        // The current point and the subpath's start, in those units; a path starts at (0, 0).
+        var (x, y) = (0.0, 0.0)
+        var start = (x: 0.0, y: 0.0)
+        mark.forEachPathElement { element in
+            switch element {
+            case .move(let point):
+                let (toX, toY) = (units(point.x), units(point.y))
+                out.append(byte: UInt8(ascii: "m"))
+                step(toX - x)
+                if toY - y >= 0 { out.append(byte: UInt8(ascii: " ")) }
+                step(toY - y)
+                (x, y) = (toX, toY)
+                start = (x, y)
+            case .quadratic(let control, let end):
+                let (toX, toY) = (units(end.x), units(end.y))
+                out.append(byte: UInt8(ascii: "q"))
+                step(units(control.x) - x)
+                out.append(byte: UInt8(ascii: " "))
+                step(units(control.y) - y)
+                out.append(byte: UInt8(ascii: " "))
+                step(toX - x)
+                out.append(byte: UInt8(ascii: " "))
+                step(toY - y)
+                (x, y) = (toX, toY)
+            case .line(let point):
+                let (toX, toY) = (units(point.x), units(point.y))
+                if toY == y {
+                    out.append(byte: UInt8(ascii: "h"))
+                    step(toX - x)
+                } else if toX == x {
+                    out.append(byte: UInt8(ascii: "v"))
+                    step(toY - y)
+                } else {
+                    out.append(byte: UInt8(ascii: "l"))
+                    step(toX - x)
+                    if toY - y >= 0 { out.append(byte: UInt8(ascii: " ")) }
+                    step(toY - y)
+                }
+                (x, y) = (toX, toY)
+            case .close:
+                out.append(byte: UInt8(ascii: "z"))
+                (x, y) = start
+            }
+        }
+    }
+
     private static func appendPoint(_ out: inout TextBuffer, _ point: Point, digits: Int, divisor: Double) {
         out.append(point.x / divisor, digits: digits, leadingZero: false)
         out.append(byte: UInt8(ascii: " "))

@@ -85,11 +85,15 @@ package enum TerminalColors: Sendable, Equatable {
 ///
 /// A dot is as heavy as a pen here, so a progress wash cannot be a tint of every dot it covers:
 /// lit solid, a unit nearly full was the heaviest thing in the preview (80 dots against a
-/// finished sibling's 44). Its tint lights one dot in `washDotPeriod` each way, from the first
-/// dot of its share, and its edge (the last covered dot of each line) is lit whole, so the
-/// reader sees how far the unit reaches; both are drawn in the wash's own tone, fainter than
-/// the ink (`TerminalTone.wash`). So a partial unit never carries more dots than a complete
-/// sibling (SPEC §2, "Weight follows quantity").
+/// finished sibling's 44). Its tint lights the two long sides of the share it covers, solid,
+/// and one dot in `washDotPeriod` each way inside it, from the first dot of its share; its edge (the
+/// last covered dot of each line) is lit whole. So the filled part is a bar drawn in solid
+/// lines against the cell's empty part, marked by single dots about three apart: lit only on
+/// the sparse lattice, the two differed by their dots' spacing alone, at 40 columns one part
+/// of a row could not be told from the other. Both are drawn in the wash's own tone, fainter
+/// than the ink (`TerminalTone.wash`), and the two sides are no longer than half a finished
+/// sibling's box, so a partial unit never carries more dots than a complete sibling
+/// (SPEC §2, "Weight follows quantity").
 package enum TerminalRenderer {
     /// The preview of a scene planned for a viewport of `2 × columns` pixels across: one line of
     /// cells per 4 pixel rows, each line ended by a newline (and a colour reset when coloured).
@@ -125,9 +129,11 @@ package enum TerminalRenderer {
                     guard x0 <= x1, y0 <= y1 else { continue }
                     let origin = tintOrigin ?? (x0, y0)
                     tintOrigin = origin
+                    // The share's two long sides, solid: a bar, against the empty part's dots.
+                    let wide = x1 - x0 >= y1 - y0
                     for y in y0...y1 {
                         for x in x0...x1
-                        where mark.kind != .progress
+                        where mark.kind != .progress || (wide ? y == y0 || y == y1 : x == x0 || x == x1)
                             || ((x - origin.x) % washDotPeriod == 0 && (y - origin.y) % washDotPeriod == 0)
                         {
                             dots[y * span + x] = index + 1

@@ -19,7 +19,7 @@ import Testing
         let help = try TallyProcess.run([command, "--help"]).text
         // Help wraps at 80 columns: compare words, not lines.
         let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let unlisted: Set<RenderOption> = command == "gallery" ? [.animate, .animateFrom, .caption] : []
+        let unlisted: Set<RenderOption> = command == "gallery" ? [.animate, .animateFrom, .caption, .inset] : []
         for option in RenderOption.all {
             let named = try Regex("--\(option.name)(?![a-z0-9-])")
             #expect(words.contains(named) == !unlisted.contains(option), "\(command) --help and --\(option.name)")

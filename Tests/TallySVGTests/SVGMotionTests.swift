@@ -53,7 +53,9 @@ import Testing
     @Test func animateFromDrawsInOnlyTheNewMarks() throws {
         let plusOne = try parsed(try render(26, RenderSettings(animation: .since(TallyCount(exactly: 25)!))))
         #expect(animatedPaths(plusOne).count == 1)
-        #expect(plusOne.descendants.filter { $0.name == "path" }.count == 26 + 1)
+        // 25's marks, the new stroke, and the dots of the quarter being filled (SPEC §2, "The
+        // partial unit shows its whole cell"), which are still, as a wash's edge is.
+        #expect(plusOne.descendants.filter { $0.name == "path" }.count == 26 + 1 + 1)
         let collapse = try parsed(try render(100, RenderSettings(animation: .since(TallyCount(exactly: 99)!))))
         #expect(animatedPaths(collapse).count == 2)  // the box and the cross
         let same = try parsed(try render(40, RenderSettings(animation: .since(TallyCount(exactly: 40)!))))

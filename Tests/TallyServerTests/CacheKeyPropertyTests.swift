@@ -59,7 +59,7 @@ import Testing
         .fit: ["content", "frame"], .frame: ["1000", "100000"], .detail: ["auto", "full"],
         .background: ["none", "paper", "#ffffff"], .ink: ["#262629", "#000"], .c2: ["#111", "#c2c2c2"],
         .c3: ["#222", "teal"], .accent: ["#00f", "red"], .animate: ["true", "false"], .animateFrom: ["0", "20"],
-        .label: ["x", "downloads", "stars", "R&D <b>\"x\""], .caption: ["true", "false"],
+        .label: ["x", "downloads", "stars", "R&D <b>\"x\""], .caption: ["true", "false"], .inset: ["true", "false"],
         .of: ["1000", "10000", "20000"],
     ]
     static let badgePool: [RenderOption: [String]] = [

@@ -21,7 +21,8 @@ import Testing
         .fit: ["content", "frame"], .frame: ["1000", "100000"], .detail: ["auto", "full"],
         .background: ["none", "paper", "#ffffff"], .ink: ["#262629", "#000"], .c2: ["#111"], .c3: ["#222"],
         .accent: ["#00f"], .animate: ["true", "false"], .animateFrom: ["0", "20"],
-        .label: ["x", "50 tally marks", "137 tally marks"], .caption: ["true", "false"], .of: ["20000", "1000"],
+        .label: ["x", "50 tally marks", "137 tally marks"], .caption: ["true", "false"], .inset: ["true", "false"],
+        .of: ["20000", "1000"],
     ]
 
     struct Request: Hashable {
