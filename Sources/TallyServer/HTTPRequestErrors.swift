@@ -31,138 +31,154 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = ByteBuffer
 
     /// Bytes of the latest request line (the one being read, or the last one read).
-    private(set) var requestLineLength = 0
+    var requestLineLength: Int { lines.requestLineLength }
     /// The latest request line's method and version, as given; nil until the line has them.
-    var method: String? { hasMethod ? String(decoding: methodBytes, as: UTF8.self) : nil }
-    var version: String? { hasVersion ? String(decoding: versionBytes, as: UTF8.self) : nil }
-    private var hasMethod = false
-    private var hasVersion = false
-    private var methodBytes: [UInt8] = []
-    private var versionBytes: [UInt8] = []
+    var method: String? { lines.method }
+    var version: String? { lines.version }
 
-    /// The line being read: its length, whether it is still a token (a method or a field
-    /// name), whether it is a request line (a token, then a space), its spaces, and the bytes
-    /// since its last space (at most `versionLimit` + 1).
-    private var lineLength = 0
-    private var inFirstToken = true
-    private var isRequestLine = false
-    private var spaces = 0
-    private var firstToken: [UInt8] = []
-    private var lastWord: [UInt8] = []
-    private static let versionLimit = 16
+    private var lines = Lines()
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        let rewrites = buffer.withUnsafeReadableBytes { self.read($0) }
+        var read = Lines()
+        swap(&read, &lines)
+        let rewrites = buffer.withUnsafeReadableBytes { read.read($0) }
+        swap(&read, &lines)
         for offset in rewrites { buffer.setInteger(UInt8(ascii: "1"), at: buffer.readerIndex + offset) }
         context.fireChannelRead(wrapInboundOut(buffer))
     }
 
-    /// Reads one buffer's lines; returns the offsets of the minor version digits to rewrite in
-    /// it (none, on every request but HTTP/1.2 to 1.9).
-    private func read(_ bytes: UnsafeRawBufferPointer) -> [Int] {
-        guard let base = bytes.baseAddress else { return [] }
-        let count = bytes.count
-        var rewrites: [Int] = []
-        var at = 0
-        while at < count {
-            if inFirstToken {
-                // The line's first word (a method, a field name), then the byte that ends it.
-                var end = at
-                while end < count, Self.isTokenByte(bytes[end]) { end += 1 }
-                if end > at { takeFirstToken(bytes, from: at, to: end) }
-                at = end
-                guard at < count else { break }
-                let byte = bytes[at]
-                if byte == UInt8(ascii: "\n") {
-                    if let digit = endLine(), at - digit >= 0 { rewrites.append(at - digit) }
-                } else {
-                    endFirstToken(with: byte)
+    /// What the lines read so far say, kept in one value so that a read works on a local
+    /// copy (`channelRead`): as the class's own properties, every change was an exclusivity
+    /// check.
+    struct Lines {
+        /// Bytes of the latest request line (the one being read, or the last one read).
+        var requestLineLength = 0
+        /// The latest request line's method and version, as given; nil until the line has them.
+        var method: String? { hasMethod ? String(decoding: methodBytes, as: UTF8.self) : nil }
+        var version: String? { hasVersion ? String(decoding: versionBytes, as: UTF8.self) : nil }
+        var hasMethod = false
+        var hasVersion = false
+        var methodBytes: [UInt8] = []
+        var versionBytes: [UInt8] = []
+
+        /// The line being read: its length, whether it is still a token (a method or a field
+        /// name), whether it is a request line (a token, then a space), its spaces, and the bytes
+        /// since its last space (at most `versionLimit` + 1).
+        var lineLength = 0
+        var inFirstToken = true
+        var isRequestLine = false
+        var spaces = 0
+        var firstToken: [UInt8] = []
+        var lastWord: [UInt8] = []
+        static let versionLimit = 16
+
+        /// Reads one buffer's lines; returns the offsets of the minor version digits to rewrite in
+        /// it (none, on every request but HTTP/1.2 to 1.9).
+        mutating func read(_ bytes: UnsafeRawBufferPointer) -> [Int] {
+            guard let base = bytes.baseAddress else { return [] }
+            let count = bytes.count
+            var rewrites: [Int] = []
+            var at = 0
+            while at < count {
+                if inFirstToken {
+                    // The line's first word (a method, a field name), then the byte that ends it.
+                    var end = at
+                    while end < count, RequestLineWatcher.isTokenByte(bytes[end]) { end += 1 }
+                    if end > at { takeFirstToken(bytes, from: at, to: end) }
+                    at = end
+                    guard at < count else { break }
+                    let byte = bytes[at]
+                    if byte == UInt8(ascii: "\n") {
+                        if let digit = endLine(), at - digit >= 0 { rewrites.append(at - digit) }
+                    } else {
+                        endFirstToken(with: byte)
+                    }
+                    at += 1
+                    continue
                 }
-                at += 1
-                continue
+                // The rest of the line, up to its line feed or the buffer's end.
+                let newline =
+                    memchr(base + at, Int32(UInt8(ascii: "\n")), count - at).map { base.distance(to: $0) } ?? count
+                if isRequestLine && newline > at { takeRequestLine(bytes, from: at, to: newline) }
+                if newline < count, let digit = endLine(), newline - digit >= 0 { rewrites.append(newline - digit) }
+                at = newline + 1
             }
-            // The rest of the line, up to its line feed or the buffer's end.
-            let newline =
-                memchr(base + at, Int32(UInt8(ascii: "\n")), count - at).map { base.distance(to: $0) } ?? count
-            if isRequestLine && newline > at { takeRequestLine(bytes, from: at, to: newline) }
-            if newline < count, let digit = endLine(), newline - digit >= 0 { rewrites.append(newline - digit) }
-            at = newline + 1
+            return rewrites
         }
-        return rewrites
-    }
 
-    /// Token bytes `start..<end` of a line's first word (a method, a field name); the first 64
-    /// are kept.
-    private func takeFirstToken(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
-        lineLength += end - start
-        let room = 64 - firstToken.count
-        if room > 0 { firstToken.append(contentsOf: bytes[start..<min(end, start + room)]) }
-    }
-
-    /// The byte after a line's first word (not a token byte, not a line feed): a space makes
-    /// the line a request line.
-    private func endFirstToken(with byte: UInt8) {
-        lineLength += 1
-        inFirstToken = false
-        isRequestLine = byte == UInt8(ascii: " ") && !firstToken.isEmpty
-        if isRequestLine || (byte != UInt8(ascii: ":") && byte != UInt8(ascii: "\r")) {
-            // A request line, or a line that is neither a request line, a field nor the
-            // empty line: what the parser fails on next is this line.
-            hasMethod = isRequestLine
-            if isRequestLine { swap(&methodBytes, &firstToken) }
-            hasVersion = false
-            requestLineLength = 0
+        /// Token bytes `start..<end` of a line's first word (a method, a field name); the first 64
+        /// are kept.
+        mutating func takeFirstToken(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+            lineLength += end - start
+            let room = 64 - firstToken.count
+            if room > 0 { firstToken.append(contentsOf: bytes[start..<min(end, start + room)]) }
         }
-        if isRequestLine {
+
+        /// The byte after a line's first word (not a token byte, not a line feed): a space makes
+        /// the line a request line.
+        mutating func endFirstToken(with byte: UInt8) {
+            lineLength += 1
+            inFirstToken = false
+            isRequestLine = byte == UInt8(ascii: " ") && !firstToken.isEmpty
+            if isRequestLine || (byte != UInt8(ascii: ":") && byte != UInt8(ascii: "\r")) {
+                // A request line, or a line that is neither a request line, a field nor the
+                // empty line: what the parser fails on next is this line.
+                hasMethod = isRequestLine
+                if isRequestLine { swap(&methodBytes, &firstToken) }
+                hasVersion = false
+                requestLineLength = 0
+            }
+            if isRequestLine {
+                requestLineLength = lineLength
+                spaces = 1
+                lastWord.removeAll(keepingCapacity: true)
+            }
+        }
+
+        /// Bytes `start..<end` of a request line (no line feed among them): its length, its spaces,
+        /// and the first bytes after its last space.
+        mutating func takeRequestLine(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+            guard let base = bytes.baseAddress else { return }
+            lineLength += end - start
             requestLineLength = lineLength
-            spaces = 1
-            lastWord.removeAll(keepingCapacity: true)
+            var wordStart = start
+            var at = start
+            while at < end, let space = memchr(base + at, Int32(UInt8(ascii: " ")), end - at) {
+                spaces += 1
+                at = base.distance(to: space) + 1
+                wordStart = at
+                lastWord.removeAll(keepingCapacity: true)
+            }
+            let room = Self.versionLimit + 1 - lastWord.count
+            if room > 0 { lastWord.append(contentsOf: bytes[wordStart..<min(end, wordStart + room)]) }
         }
-    }
 
-    /// Bytes `start..<end` of a request line (no line feed among them): its length, its spaces,
-    /// and the first bytes after its last space.
-    private func takeRequestLine(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
-        guard let base = bytes.baseAddress else { return }
-        lineLength += end - start
-        requestLineLength = lineLength
-        var wordStart = start
-        var at = start
-        while at < end, let space = memchr(base + at, Int32(UInt8(ascii: " ")), end - at) {
-            spaces += 1
-            at = base.distance(to: space) + 1
-            wordStart = at
-            lastWord.removeAll(keepingCapacity: true)
+        /// The end of a line: records a request line's version, and returns how far back from the
+        /// line feed its minor version digit is when it is to be rewritten.
+        mutating func endLine() -> Int? {
+            defer {
+                lineLength = 0
+                inFirstToken = true
+                isRequestLine = false
+                spaces = 0
+                if !firstToken.isEmpty { firstToken.removeAll(keepingCapacity: true) }
+                if !lastWord.isEmpty { lastWord.removeAll(keepingCapacity: true) }
+            }
+            guard isRequestLine, spaces == 2 else { return nil }
+            swap(&versionBytes, &lastWord)
+            let carriageReturn = versionBytes.last == UInt8(ascii: "\r")
+            if carriageReturn { versionBytes.removeLast() }
+            hasVersion = true
+            guard versionBytes.count == 8, versionBytes.starts(with: Self.http1Prefix),
+                (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(versionBytes[7])
+            else { return nil }
+            versionBytes[7] = UInt8(ascii: "1")
+            return carriageReturn ? 2 : 1
         }
-        let room = Self.versionLimit + 1 - lastWord.count
-        if room > 0 { lastWord.append(contentsOf: bytes[wordStart..<min(end, wordStart + room)]) }
-    }
 
-    /// The end of a line: records a request line's version, and returns how far back from the
-    /// line feed its minor version digit is when it is to be rewritten.
-    private func endLine() -> Int? {
-        defer {
-            lineLength = 0
-            inFirstToken = true
-            isRequestLine = false
-            spaces = 0
-            if !firstToken.isEmpty { firstToken.removeAll(keepingCapacity: true) }
-            if !lastWord.isEmpty { lastWord.removeAll(keepingCapacity: true) }
-        }
-        guard isRequestLine, spaces == 2 else { return nil }
-        swap(&versionBytes, &lastWord)
-        let carriageReturn = versionBytes.last == UInt8(ascii: "\r")
-        if carriageReturn { versionBytes.removeLast() }
-        hasVersion = true
-        guard versionBytes.count == 8, versionBytes.starts(with: Self.http1Prefix),
-            (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(versionBytes[7])
-        else { return nil }
-        versionBytes[7] = UInt8(ascii: "1")
-        return carriageReturn ? 2 : 1
+        static let http1Prefix = Array("HTTP/1.".utf8)
     }
-
-    private static let http1Prefix = Array("HTTP/1.".utf8)
 
     /// RFC 9110 §5.6.2's tchar.
     /// Compares, never allocates: it runs on every byte of every line's first word.
