@@ -271,43 +271,47 @@ package enum Output {
 /// unregistered), removes them all, and ends the process by the same signal, still holding the
 /// lock so that no worker can create another.
 ///
-/// The watcher starts with the first temporary file (under the lock, before the file is made);
-/// until then there is nothing to remove, and the handler ends the process by the signal
-/// itself. Most runs (an SVG to standard output or to a new file, which is named without a
-/// temporary) never start the thread, whose start was a tenth of what `tally render 1 -f svg`
-/// spends above Swift's floor (BENCHMARKS.md).
+/// The handlers and the watcher come with the first temporary file (under the lock, before the
+/// file is made); until then there is nothing to remove, and a signal ends the process as it
+/// ends any other. Most runs (an SVG to standard output, to a device, or to a new file, which
+/// is named from an unnamed one without a temporary) never start the thread, whose start was a
+/// tenth of what `tally render 1 -f svg` spent above Swift's floor (BENCHMARKS.md).
 final class TemporaryFiles: @unchecked Sendable {
     static let shared = TemporaryFiles()
     private let lock = Lock()
     private var paths: Set<String> = []
     private var installed = false
 
-    /// The read end of the signal pipe, for the watcher; -1 once it watches (or without a pipe).
-    private var reader: Int32 = -1
+    /// Whether the handlers are installed and the watcher started (the first temporary file).
+    private var watching = false
 
-    /// Installs the handlers, before any worker starts. Signals a parent blocked are unblocked
-    /// (a test runner or a supervisor may leave them blocked), and signals it ignores stay
-    /// ignored, as `nohup` expects.
+    /// Unblocks the signals, before any worker starts (a test runner or a supervisor may leave
+    /// them blocked, and the workers inherit the mask). Until the first temporary file they keep
+    /// their dispositions: there is nothing to remove, and a signal ends the process as it ends
+    /// any other.
     func prepare() {
         lock.lock()
         defer { lock.unlock() }
         guard !installed else { return }
         installed = true
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Starts the watcher and installs the handlers, once, before the first temporary file is
+    /// made (called under the lock). Signals the parent ignores stay ignored, as `nohup` expects.
+    private func watchBeforeTheFirstFile() {
+        guard !watching else { return }
+        watching = true
         var descriptors: [Int32] = [0, 0]
         guard closeOnExecPipe(&descriptors) == 0 else { return }
         signalPipe = descriptors[1]
-        reader = descriptors[0]
-        var set = sigset_t()
-        sigemptyset(&set)
+        let reader = descriptors[0]
+        detachThread { TemporaryFiles.shared.watch(reader) }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            sigaddset(&set, signalNumber)
             let previous = signal(signalNumber) { number in
-                guard watching else {
-                    // No temporary file yet, so nothing to remove: end as the signal ends a process.
-                    signal(number, SIG_DFL)
-                    raise(number)
-                    return
-                }
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipe, &byte, 1)
             }
@@ -315,16 +319,6 @@ final class TemporaryFiles: @unchecked Sendable {
                 signal(signalNumber, SIG_IGN)
             }
         }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
-
-    /// Starts the watcher, once, before the first temporary file is made. Called under the lock.
-    private func watchBeforeTheFirstFile() {
-        guard reader >= 0 else { return }
-        let reader = self.reader
-        self.reader = -1
-        watching = true
-        detachThread { TemporaryFiles.shared.watch(reader) }
     }
 
     /// What became of naming an unnamed file.
@@ -426,8 +420,6 @@ final class TemporaryFiles: @unchecked Sendable {
     }
 }
 
-/// The write end of the signal pipe, read by the handler (a C function cannot capture).
+/// The write end of the signal pipe, read by the handler (a C function cannot capture); set
+/// before the handler is installed.
 nonisolated(unsafe) private var signalPipe: Int32 = -1
-/// Whether the watcher reads the pipe: set under the lock before the first temporary file,
-/// read by the handler.
-nonisolated(unsafe) private var watching = false
