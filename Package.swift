@@ -20,7 +20,8 @@ func serverProduct(_ name: String, _ package: String) -> Target.Dependency {
 //   TallyStyle     colours, themes, backgrounds and motion timing shared by every backend
 //   TallySVG       the SVG backend, pure Swift
 //   CCairo         the system Cairo library (libcairo2-dev / brew cairo)
-//   CZlib          the system zlib, for the PNG checksums (CRC-32, Adler-32); its tests inflate
+//   CZlib          the system zlib, for the tests alone: they inflate tally's PNG data and check
+//                  its checksums (tally computes them itself, so no command links libz)
 //   TallyCairo     the PNG and PDF backends, through Cairo: behind the Cairo trait (on by
 //                  default); `swift build --disable-default-traits` builds the pure-Swift
 //                  library (SVG, JSON) without libcairo, and PNG or PDF is then an error
@@ -99,20 +100,19 @@ let package = Package(
         // missing). Not linked: TallyCairo loads libcairo on the first PNG or PDF, so every
         // other command starts without mapping Cairo's libraries (CairoLibrary.swift).
         .systemLibrary(name: "CCairo"),
-        // zlib's checksums for our PNGs, and its inflate for the deflater's tests (it comes with
-        // Cairo's headers: libcairo2-dev needs zlib1g-dev). The deflating is tally's own
-        // (ImageDeflater.swift, which says why).
+        // zlib's inflate and checksums, for the tests of tally's PNG data (it comes with Cairo's
+        // headers: libcairo2-dev needs zlib1g-dev). The deflating and the checksums are tally's
+        // own (ImageDeflater.swift and Checksums.swift say why), so no product links libz.
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        // Without the Cairo trait this module is empty and nothing links libcairo or zlib.
+        // Without the Cairo trait this module is empty and nothing loads libcairo.
         .target(
             name: "TallyCairo",
             dependencies: [
                 .target(name: "CCairo", condition: .when(traits: ["Cairo"])),
-                .target(name: "CZlib", condition: .when(traits: ["Cairo"])),
                 "TallyGeometry", "TallyBadge", "TallyStyle", "TallyPOSIX",
             ], swiftSettings: cairoCondition),
         // The terminal preview (`-f term`): a scene in braille cells, pure Swift.

@@ -1,5 +1,5 @@
 #if Cairo
-import CZlib
+import TallyPOSIX
 
 /// DEFLATE (RFC 1951) in a zlib stream (RFC 1950), written for the rows of a tally image.
 ///
@@ -36,7 +36,7 @@ package enum ImageDeflater {
 
     /// The bytes that end a zlib stream: the Adler-32 of the uncompressed data, big-endian.
     static func adlerTrailer(_ bytes: [UInt8]) -> [UInt8] {
-        let checksum = bytes.withUnsafeBufferPointer { UInt32(adler32(1, $0.baseAddress, uInt($0.count))) }
+        let checksum = bytes.withUnsafeBufferPointer { Checksums.adler32($0) }
         return [
             UInt8(checksum >> 24), UInt8(checksum >> 16 & 0xFF), UInt8(checksum >> 8 & 0xFF), UInt8(checksum & 0xFF),
         ]
@@ -70,15 +70,29 @@ package enum ImageDeflater {
 
 extension ImageDeflater {
     /// Whether zlib inflates `zlibStream(bytes, …)` back to `bytes`, exactly: the check of the
-    /// `FuzzDeflate` target (through `Renderer.fuzzDeflate`), here because zlib is this module's.
+    /// `FuzzDeflate` target (through `Renderer.fuzzDeflate`). tally links no zlib (`Checksums`
+    /// says why), so its `uncompress` is loaded here, for this check alone; false without it.
     package static func roundTrips(_ bytes: [UInt8], rowLength: Int, bytesPerPixel: Int) -> Bool {
+        typealias Uncompress =
+            @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?, UnsafePointer<UInt8>?, UInt)
+            -> Int32
+        #if os(macOS)
+        let library = "libz.1.dylib"
+        #else
+        let library = "libz.so.1"
+        #endif
+        guard let handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL), let address = dlsym(handle, "uncompress") else {
+            return false
+        }
+        let uncompress = unsafeBitCast(address, to: Uncompress.self)
         let stream = zlibStream(bytes, rowLength: rowLength, bytesPerPixel: bytesPerPixel)
         var output = [UInt8](repeating: 0, count: bytes.count + 1)
-        var length = uLongf(output.count)
+        var length = UInt(output.count)
         let status = output.withUnsafeMutableBufferPointer { out in
-            stream.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+            stream.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, UInt($0.count)) }
         }
-        return status == Z_OK && Int(length) == bytes.count && output.prefix(bytes.count).elementsEqual(bytes)
+        // Z_OK is 0.
+        return status == 0 && Int(length) == bytes.count && output.prefix(bytes.count).elementsEqual(bytes)
     }
 }
 

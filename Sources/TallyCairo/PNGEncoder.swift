@@ -1,5 +1,4 @@
 #if Cairo
-import CZlib
 import TallyPOSIX
 
 /// PNG files written here rather than by Cairo, because SPEC §5 asks for the smallest lossless
@@ -146,7 +145,7 @@ enum PNGEncoder {
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
-        let crc = body.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+        let crc = body.withUnsafeBufferPointer { Checksums.crc32($0) }
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc)
     }
 

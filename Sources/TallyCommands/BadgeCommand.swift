@@ -106,19 +106,28 @@ struct BadgeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Self.run(count: count, output: output, format: format, given: given())
+    }
+
+    /// Writes the badge these arguments ask for, however they were read: by the parser, or
+    /// plainly (`TallyCommand.main`, with `PlainRender.read`, since the parser's reflection over
+    /// the badge's options was 14M of a badge's 18M instructions; BENCHMARKS.md).
+    static func run(count: String, output: String?, format: String?, given: [RenderOption: String])
+        throws(CommandFailure)
+    {
         let chosen = try Output.format(
             given: format, output: output, fallback: BadgeFormat.svg, fromExtension: BadgeFormat.init(pathExtension:))
         // A list of scales, or a PNG pair: the files a region writes (SPEC §6, §8).
         let several = try CommandFiles.write(
-            output: output, format: chosen.rawValue, given: given(), among: RenderOption.badgeOptions
-        ) { [count, output, format] variant throws(CommandFailure) in
-            try Self.drawn(try Self.prepared(count: count, output: output, format: format, given: variant)).bytes
+            output: output, format: chosen.rawValue, given: given, among: RenderOption.badgeOptions
+        ) { variant throws(CommandFailure) in
+            try drawn(try prepared(count: count, output: output, format: format, given: variant)).bytes
         }
         if several { return }
-        let drawn = try self.drawn()
-        if let note = drawn.note { StandardError.send(note) }
+        let badge = try drawn(try prepared(count: count, output: output, format: format, given: given))
+        if let note = badge.note { StandardError.send(note) }
         try Output.emit(
-            drawn.bytes, to: output, binary: drawn.format != .svg, formatName: drawn.format.rawValue)
+            badge.bytes, to: output, binary: badge.format != .svg, formatName: badge.format.rawValue)
     }
 
     /// The badge `run` draws, read and checked, with its format and settings, before anything

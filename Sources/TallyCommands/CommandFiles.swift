@@ -28,10 +28,11 @@ enum CommandFiles {
     /// Every file is drawn before any is written, so a bad value leaves nothing behind.
     /// - Parameters:
     ///   - format: the format's name, as `-f` or `-o`'s extension chose it.
-    ///   - options: the options the command takes.
+    ///   - options: the options the command takes (made only when several files are written).
     ///   - draw: the command's bytes for a file's options.
     static func write(
-        output: String?, format: String, given: [RenderOption: String], among options: [RenderOption],
+        output: String?, format: String, given: [RenderOption: String],
+        among options: @autoclosure () -> [RenderOption],
         draw: ([RenderOption: String]) throws(CommandFailure) -> [UInt8]
     ) throws(CommandFailure) -> Bool {
         let scales = self.scales(given[.scale])
@@ -56,7 +57,7 @@ enum CommandFiles {
         var drawn: [(path: String, bytes: [UInt8])] = []
         for file in files {
             let variant = RenderOptions.variant(
-                given, theme: file.theme, scale: file.scale ?? scales.first, among: options)
+                given, theme: file.theme, scale: file.scale ?? scales.first, among: options())
             drawn.append((file.path, try draw(variant)))
         }
         for file in drawn { try Output.writeAtomically(file.bytes, to: file.path) }

@@ -55,17 +55,18 @@ package enum Output {
     ///
     /// Fails with exit 73 when the file cannot be created and 74 when writing fails.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
-        let shown = Values.printable(path)
+        // Made only for a message: the path as shown, escaped.
+        func shown() -> String { Values.printable(path) }
         if let descriptor = namedDescriptor(path) {
             guard fcntl(descriptor, F_GETFD) != -1 else {
-                throw CommandFailure(.cannotCreate, "cannot write '\(shown)': descriptor \(descriptor) is not open")
+                throw CommandFailure(.cannotCreate, "cannot write '\(shown())': descriptor \(descriptor) is not open")
             }
-            try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+            try writeAll(bytes, to: descriptor, name: "'\(shown())'")
             return
         }
         let (directory, name) = Self.split(path)
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw CommandFailure(.cannotCreate, "cannot create '\(shown)': not a file name")
+            throw CommandFailure(.cannotCreate, "cannot create '\(shown())': not a file name")
         }
         var status = stat()
         // A file written over keeps its mode; a new one gets 0666 less the umask.
@@ -74,7 +75,7 @@ package enum Output {
         if exists {
             switch status.st_mode & S_IFMT {
             case S_IFREG: mode = status.st_mode & 0o7777
-            case S_IFDIR: throw CommandFailure(.cannotCreate, "cannot create '\(shown)': it is a directory")
+            case S_IFDIR: throw CommandFailure(.cannotCreate, "cannot create '\(shown())': it is a directory")
             case S_IFSOCK:
                 try writeToSocket(bytes, at: path)
                 return
@@ -86,7 +87,8 @@ package enum Output {
         }
         if isSystemFolder(directory) {
             guard exists else {
-                throw CommandFailure(.cannotCreate, "cannot create '\(shown)': tally creates no files in /dev or /proc")
+                throw CommandFailure(
+                    .cannotCreate, "cannot create '\(shown())': tally creates no files in /dev or /proc")
             }
             try writeInPlace(bytes, to: path)
             return
@@ -132,20 +134,21 @@ package enum Output {
     private static func replaceFile(_ bytes: [UInt8], directory: String, name: String, path: String, mode: mode_t)
         throws(CommandFailure)
     {
-        let shown = Values.printable(path)
+        // Made only for a message: the path as shown, escaped.
+        func shown() -> String { Values.printable(path) }
         // The temporary name is the target's with a prefix and suffix, unless that would pass
         // the 255-byte limit of a file name; then a short one.
         let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
         let template = joinedPath(directory, prefix)
         let unnamed = withPath(directory) { openUnnamedFile($0, mode) }
         if unnamed >= 0 {
-            var failure = fill(unnamed, with: bytes, mode: mode, shown: shown)
+            var failure = fill(unnamed, with: bytes, mode: mode, shown: shown())
             if failure == nil {
                 switch TemporaryFiles.shared.name(unnamed, as: path, temporaryPrefix: template) {
                 case .done: break
                 case .failed(let code):
                     failure = CommandFailure(
-                        .cannotCreate, "cannot create '\(shown)': \(String(cString: strerror(code)))")
+                        .cannotCreate, "cannot create '\(shown())': \(String(cString: strerror(code)))")
                 case .unsupported:
                     close(unnamed)
                     try replaceThroughNamedFile(bytes, template: template, path: path, mode: mode)
@@ -153,7 +156,7 @@ package enum Output {
                 }
             }
             if close(unnamed) != 0, failure == nil {
-                failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
+                failure = CommandFailure(.io, "cannot write '\(shown())': \(errorText())")
             }
             if let failure { throw failure }
             return
@@ -165,21 +168,22 @@ package enum Output {
     private static func replaceThroughNamedFile(_ bytes: [UInt8], template: String, path: String, mode: mode_t)
         throws(CommandFailure)
     {
-        let shown = Values.printable(path)
+        // Made only for a message: the path as shown, escaped.
+        func shown() -> String { Values.printable(path) }
         var templateBytes = (ByteText.bytes(template) + Array("XXXXXX".utf8)).map { CChar(bitPattern: $0) } + [0]
         // Created and registered in one step, so an interruption always finds it.
         let descriptor = TemporaryFiles.shared.create(&templateBytes)
         guard descriptor >= 0 else {
-            throw CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
+            throw CommandFailure(.cannotCreate, "cannot create '\(shown())': \(errorText())")
         }
         let temporary = ByteText.decode(templateBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         defer { TemporaryFiles.shared.remove(temporary) }
-        var failure = fill(descriptor, with: bytes, mode: mode, shown: shown)
+        var failure = fill(descriptor, with: bytes, mode: mode, shown: shown())
         if close(descriptor) != 0, failure == nil {
-            failure = CommandFailure(.io, "cannot write '\(shown)': \(errorText())")
+            failure = CommandFailure(.io, "cannot write '\(shown())': \(errorText())")
         }
         if failure == nil, withPath(temporary, { from in withPath(path) { rename(from, $0) } }) != 0 {
-            failure = CommandFailure(.cannotCreate, "cannot create '\(shown)': \(errorText())")
+            failure = CommandFailure(.cannotCreate, "cannot create '\(shown())': \(errorText())")
         }
         if let failure {
             _ = withPath(temporary) { unlink($0) }
@@ -189,9 +193,11 @@ package enum Output {
 
     /// Writes the bytes into a temporary file and gives it the target's mode (a temporary file
     /// is created 0600); the failure, if the write failed.
-    private static func fill(_ descriptor: Int32, with bytes: [UInt8], mode: mode_t, shown: String) -> CommandFailure? {
+    private static func fill(
+        _ descriptor: Int32, with bytes: [UInt8], mode: mode_t, shown: @autoclosure () -> String
+    ) -> CommandFailure? {
         do {
-            try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+            try writeAll(bytes, to: descriptor, name: "'\(shown())'")
         } catch {
             return error
         }
@@ -209,27 +215,31 @@ package enum Output {
     }
 
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
-        let shown = Values.printable(path)
+        // Made only for a message: the path as shown, escaped.
+        func shown() -> String { Values.printable(path) }
         let descriptor = withPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw CommandFailure(.cannotCreate, "cannot open '\(shown)': \(errorText())") }
+        guard descriptor >= 0 else { throw CommandFailure(.cannotCreate, "cannot open '\(shown())': \(errorText())") }
         defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+        try writeAll(bytes, to: descriptor, name: "'\(shown())'")
     }
 
     /// A Unix socket is written through a connection to it.
     private static func writeToSocket(_ bytes: [UInt8], at path: String) throws(CommandFailure) {
-        let shown = Values.printable(path)
+        // Made only for a message: the path as shown, escaped.
+        func shown() -> String { Values.printable(path) }
         let descriptor = connectUnixSocket(ByteText.bytes(path))
         guard descriptor >= 0 else {
-            throw CommandFailure(.cannotCreate, "cannot connect to the socket '\(shown)': \(errorText())")
+            throw CommandFailure(.cannotCreate, "cannot connect to the socket '\(shown())': \(errorText())")
         }
         defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, name: "'\(shown)'")
+        try writeAll(bytes, to: descriptor, name: "'\(shown())'")
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(CommandFailure) {
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: @autoclosure () -> String)
+        throws(CommandFailure)
+    {
         let failed = writeFully(descriptor, bytes)
-        if failed != 0 { throw CommandFailure(.io, "cannot write \(name): \(String(cString: strerror(failed)))") }
+        if failed != 0 { throw CommandFailure(.io, "cannot write \(name()): \(String(cString: strerror(failed)))") }
     }
 
     /// Writes to standard output; exit 74 when that fails (a closed pipe, a full disk).
@@ -260,28 +270,47 @@ package enum Output {
 /// the lock under which every temporary file is created *and* registered (so none exists
 /// unregistered), removes them all, and ends the process by the same signal, still holding the
 /// lock so that no worker can create another.
+///
+/// The handlers and the watcher come with the first temporary file (under the lock, before the
+/// file is made); until then there is nothing to remove, and a signal ends the process as it
+/// ends any other. Most runs (an SVG to standard output, to a device, or to a new file, which
+/// is named from an unnamed one without a temporary) never start the thread, whose start was a
+/// tenth of what `tally render 1 -f svg` spent above Swift's floor (BENCHMARKS.md).
 final class TemporaryFiles: @unchecked Sendable {
     static let shared = TemporaryFiles()
     private let lock = Lock()
     private var paths: Set<String> = []
     private var installed = false
 
-    /// Installs the handlers and the watcher, before any worker starts. Signals a parent blocked
-    /// are unblocked (a test runner or a supervisor may leave them blocked), and signals it
-    /// ignores stay ignored, as `nohup` expects.
+    /// Whether the handlers are installed and the watcher started (the first temporary file).
+    private var watching = false
+
+    /// Unblocks the signals, before any worker starts (a test runner or a supervisor may leave
+    /// them blocked, and the workers inherit the mask). Until the first temporary file they keep
+    /// their dispositions: there is nothing to remove, and a signal ends the process as it ends
+    /// any other.
     func prepare() {
         lock.lock()
         defer { lock.unlock() }
         guard !installed else { return }
         installed = true
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Starts the watcher and installs the handlers, once, before the first temporary file is
+    /// made (called under the lock). Signals the parent ignores stay ignored, as `nohup` expects.
+    private func watchBeforeTheFirstFile() {
+        guard !watching else { return }
+        watching = true
         var descriptors: [Int32] = [0, 0]
         guard closeOnExecPipe(&descriptors) == 0 else { return }
         signalPipe = descriptors[1]
         let reader = descriptors[0]
-        var set = sigset_t()
-        sigemptyset(&set)
+        detachThread { TemporaryFiles.shared.watch(reader) }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            sigaddset(&set, signalNumber)
             let previous = signal(signalNumber) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipe, &byte, 1)
@@ -290,8 +319,6 @@ final class TemporaryFiles: @unchecked Sendable {
                 signal(signalNumber, SIG_IGN)
             }
         }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        detachThread { TemporaryFiles.shared.watch(reader) }
     }
 
     /// What became of naming an unnamed file.
@@ -311,6 +338,7 @@ final class TemporaryFiles: @unchecked Sendable {
         guard errno == EEXIST else { return errno == ENOSYS ? .unsupported : .failed(errno) }
         var temporary = ""
         lock.lock()
+        watchBeforeTheFirstFile()
         for _ in 0..<100 {
             let candidate = temporaryPrefix + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
             if withPath(candidate, { linkFile(descriptor, $0) }) == 0 {
@@ -337,6 +365,7 @@ final class TemporaryFiles: @unchecked Sendable {
     func create(_ template: inout [CChar]) -> Int32 {
         lock.lock()
         defer { lock.unlock() }
+        watchBeforeTheFirstFile()
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if descriptor >= 0 {
             paths.insert(ByteText.decode(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
@@ -350,6 +379,7 @@ final class TemporaryFiles: @unchecked Sendable {
     func creating(_ path: String, _ create: () -> Int32) -> Int32 {
         lock.lock()
         defer { lock.unlock() }
+        watchBeforeTheFirstFile()
         let descriptor = create()
         let code = errno
         if descriptor >= 0 { paths.insert(path) }
@@ -390,5 +420,6 @@ final class TemporaryFiles: @unchecked Sendable {
     }
 }
 
-/// The write end of the signal pipe, read by the handler (a C function cannot capture).
+/// The write end of the signal pipe, read by the handler (a C function cannot capture); set
+/// before the handler is installed.
 nonisolated(unsafe) private var signalPipe: Int32 = -1

@@ -11,7 +11,8 @@ import TallyRender
 /// command runs too, so the bytes, messages and exit codes are the same (a test compares them
 /// for every format). Anything it does not take (help, a terminal option, an unknown or
 /// repeated option, a value that looks like an option after `-o` or `-f`) goes to the parser,
-/// and so does the terminal preview.
+/// and so does the terminal preview. `tally badge` is read the same way, over the badge's
+/// options (`TallyCommand.main`, `BadgeCommand.run`).
 package struct PlainRender {
     let count: String
     let output: String?
@@ -28,7 +29,7 @@ package struct PlainRender {
     /// A count, `-o`, `-f` and any of `options`, read as the parser reads them, or nil when
     /// the parser must read them (anything else, a repeated option, help). `render` takes every
     /// render option; a docs region's `badge` reads its own (SPEC §8) the same way.
-    static func read(_ arguments: ArraySlice<String>, options: [RenderOption]) -> (
+    static func read(_ arguments: ArraySlice<String>, options: @autoclosure () -> [RenderOption]) -> (
         count: String, output: String?, format: String?, given: [RenderOption: String]
     )? {
         var count: String?
@@ -59,10 +60,10 @@ package struct PlainRender {
                 guard format == nil, let text = value(unconditional: false) else { return nil }
                 format = text
             case "--no-caption":
-                guard options.contains(.caption), attached == nil, given[.caption] == nil else { return nil }
+                guard options().contains(.caption), attached == nil, given[.caption] == nil else { return nil }
                 given[.caption] = "false"
             case _ where name.hasPrefix("--"):
-                guard let option = RenderOption.named(String(name.dropFirst(2)), among: options),
+                guard let option = RenderOption.named(String(name.dropFirst(2)), among: options()),
                     given[option] == nil
                 else {
                     return nil

@@ -47,6 +47,12 @@ package struct TallyCommand: ParsableCommand {
             try rejectUnknownCommand(arguments)
             arguments = try negativeCountsRead(arguments)
             if let plain = PlainRender(arguments), try plain.run() { return 0 }
+            if arguments.first == "badge",
+                let plain = PlainRender.read(arguments.dropFirst(), options: RenderOption.badgeOptions)
+            {
+                try BadgeCommand.run(count: plain.count, output: plain.output, format: plain.format, given: plain.given)
+                return 0
+            }
             if let docs = DocsCommand.plain(arguments) {
                 try DocsCommand.run(paths: docs.paths, check: docs.check)
                 return 0

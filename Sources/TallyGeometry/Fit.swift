@@ -15,7 +15,7 @@ extension Canvas {
     /// hold any of the count; it depends on the cells only, never on the marks, so the level of
     /// detail (decided after the fit) cannot change what is shown.
     public func shown(_ fit: Fit, for count: TallyCount) -> Rect {
-        shown(fit, for: count, placement: Placement(pixelsPerUnit: nil))
+        shown(fit, for: count, placement: .design)
     }
 
     /// The part of this frame that `fit` shows for `count` as the scene of that level of detail

@@ -92,14 +92,19 @@ struct Placement {
         if case .automatic(let pixelsPerUnit) = detail {
             self.init(pixelsPerUnit: pixelsPerUnit)
         } else {
-            self.init(pixelsPerUnit: nil)
+            self = .design
         }
     }
+
+    /// The layout as designed, made once.
+    static let design = Placement(pixelsPerUnit: nil)
 
     /// - Parameter pixelsPerUnit: the output scale; nil for the layout as designed.
     init(pixelsPerUnit: Double?) {
         var pitches: [Double] = []
         var sizes: [Point] = []
+        pitches.reserveCapacity(UnitLevel.all.count)
+        sizes.reserveCapacity(UnitLevel.all.count)
         for level in UnitLevel.all {
             var pitch = Layout.pitch(level)
             if let pixelsPerUnit, pixelsPerUnit.isFinite, pixelsPerUnit > 0 {

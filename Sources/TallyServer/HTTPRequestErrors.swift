@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import TallyGeometry
 import TallyOptions
+import TallyPOSIX
 
 /// What NIO's HTTP/1 parser (llhttp) cannot say itself: which line of a request broke a limit,
 /// what version and method the request line gave, and HTTP/1.2 to 1.9 read as 1.1.
@@ -19,100 +20,177 @@ import TallyOptions
 /// higher minor version as the highest it speaks). The digit is rewritten when it arrives in
 /// the same read as the end of its line, as it does from every client that writes a request
 /// at once; when a client's write splits the two, the request gets 505.
+///
+/// It runs on every read of every connection, so it reads as little as it can: the first word
+/// of each line a byte at a time (a method or a field name, a few bytes), and the rest of the
+/// line with `memchr` (the line's end; in a request line, its spaces). It keeps bytes, never
+/// strings: `method` and `version` are made only when an error is answered. Priced in
+/// BENCHMARKS.md ("The request-line watcher").
 final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
     /// Bytes of the latest request line (the one being read, or the last one read).
-    private(set) var requestLineLength = 0
+    var requestLineLength: Int { lines.requestLineLength }
     /// The latest request line's method and version, as given; nil until the line has them.
-    private(set) var method: String?
-    private(set) var version: String?
+    var method: String? { lines.method }
+    var version: String? { lines.version }
 
-    /// The line being read: its length, whether it is still a token (a method or a field
-    /// name), whether it is a request line (a token, then a space), its spaces, and the bytes
-    /// since its last space (at most `versionLimit`).
-    private var lineLength = 0
-    private var inFirstToken = true
-    private var isRequestLine = false
-    private var spaces = 0
-    private var firstToken: [UInt8] = []
-    private var lastWord: [UInt8] = []
-    private static let versionLimit = 16
+    private var lines = Lines()
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        let start = buffer.readerIndex
-        var rewrites: [Int] = []
-        for (offset, byte) in buffer.readableBytesView.enumerated() {
-            if byte == UInt8(ascii: "\n") {
-                if let digit = endLine(), offset - digit >= 0 { rewrites.append(start + offset - digit) }
-                continue
-            }
-            take(byte)
-        }
-        for index in rewrites { buffer.setInteger(UInt8(ascii: "1"), at: index) }
+        var read = Lines()
+        swap(&read, &lines)
+        let rewrites = buffer.withUnsafeReadableBytes { read.read($0) }
+        swap(&read, &lines)
+        for offset in rewrites { buffer.setInteger(UInt8(ascii: "1"), at: buffer.readerIndex + offset) }
         context.fireChannelRead(wrapInboundOut(buffer))
     }
 
-    /// One byte of a line.
-    private func take(_ byte: UInt8) {
-        lineLength += 1
-        if inFirstToken {
-            if Self.isTokenByte(byte) {
-                if firstToken.count < 64 { firstToken.append(byte) }
-                return
+    /// What the lines read so far say, kept in one value so that a read works on a local
+    /// copy (`channelRead`): as the class's own properties, every change was an exclusivity
+    /// check.
+    struct Lines {
+        /// Bytes of the latest request line (the one being read, or the last one read).
+        var requestLineLength = 0
+        /// The latest request line's method and version, as given; nil until the line has them.
+        var method: String? { hasMethod ? String(decoding: methodBytes, as: UTF8.self) : nil }
+        var version: String? { hasVersion ? String(decoding: versionBytes, as: UTF8.self) : nil }
+        var hasMethod = false
+        var hasVersion = false
+        var methodBytes: [UInt8] = []
+        var versionBytes: [UInt8] = []
+
+        /// The line being read: its length, whether it is still a token (a method or a field
+        /// name), whether it is a request line (a token, then a space), its spaces, and the bytes
+        /// since its last space (at most `versionLimit` + 1).
+        var lineLength = 0
+        var inFirstToken = true
+        var isRequestLine = false
+        var spaces = 0
+        var firstToken: [UInt8] = []
+        var lastWord: [UInt8] = []
+        static let versionLimit = 16
+
+        /// Reads one buffer's lines; returns the offsets of the minor version digits to rewrite in
+        /// it (none, on every request but HTTP/1.2 to 1.9).
+        mutating func read(_ bytes: UnsafeRawBufferPointer) -> [Int] {
+            guard let base = bytes.baseAddress else { return [] }
+            let count = bytes.count
+            var rewrites: [Int] = []
+            var at = 0
+            while at < count {
+                if inFirstToken {
+                    // The line's first word (a method, a field name), then the byte that ends it.
+                    var end = at
+                    while end < count, RequestLineWatcher.isTokenByte(bytes[end]) { end += 1 }
+                    if end > at { takeFirstToken(bytes, from: at, to: end) }
+                    at = end
+                    guard at < count else { break }
+                    let byte = bytes[at]
+                    if byte == UInt8(ascii: "\n") {
+                        if let digit = endLine(), at - digit >= 0 { rewrites.append(at - digit) }
+                    } else {
+                        endFirstToken(with: byte)
+                    }
+                    at += 1
+                    continue
+                }
+                // The rest of the line, up to its line feed or the buffer's end.
+                let newline =
+                    memchr(base + at, Int32(UInt8(ascii: "\n")), count - at).map { base.distance(to: $0) } ?? count
+                if isRequestLine && newline > at { takeRequestLine(bytes, from: at, to: newline) }
+                if newline < count, let digit = endLine(), newline - digit >= 0 { rewrites.append(newline - digit) }
+                at = newline + 1
             }
+            return rewrites
+        }
+
+        /// Token bytes `start..<end` of a line's first word (a method, a field name); the first 64
+        /// are kept.
+        mutating func takeFirstToken(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+            lineLength += end - start
+            let room = 64 - firstToken.count
+            if room > 0 { firstToken.append(contentsOf: bytes[start..<min(end, start + room)]) }
+        }
+
+        /// The byte after a line's first word (not a token byte, not a line feed): a space makes
+        /// the line a request line.
+        mutating func endFirstToken(with byte: UInt8) {
+            lineLength += 1
             inFirstToken = false
             isRequestLine = byte == UInt8(ascii: " ") && !firstToken.isEmpty
             if isRequestLine || (byte != UInt8(ascii: ":") && byte != UInt8(ascii: "\r")) {
                 // A request line, or a line that is neither a request line, a field nor the
                 // empty line: what the parser fails on next is this line.
-                method = isRequestLine ? String(decoding: firstToken, as: UTF8.self) : nil
-                version = nil
+                hasMethod = isRequestLine
+                if isRequestLine { swap(&methodBytes, &firstToken) }
+                hasVersion = false
                 requestLineLength = 0
             }
+            if isRequestLine {
+                requestLineLength = lineLength
+                spaces = 1
+                lastWord.removeAll(keepingCapacity: true)
+            }
         }
-        guard isRequestLine else { return }
-        requestLineLength = lineLength
-        if byte == UInt8(ascii: " ") {
-            spaces += 1
-            lastWord.removeAll(keepingCapacity: true)
-        } else if lastWord.count <= Self.versionLimit {
-            lastWord.append(byte)
-        }
-    }
 
-    /// The end of a line: records a request line's version, and returns how far back from the
-    /// line feed its minor version digit is when it is to be rewritten.
-    private func endLine() -> Int? {
-        defer {
-            lineLength = 0
-            inFirstToken = true
-            isRequestLine = false
-            spaces = 0
-            firstToken.removeAll(keepingCapacity: true)
-            lastWord.removeAll(keepingCapacity: true)
+        /// Bytes `start..<end` of a request line (no line feed among them): its length, its spaces,
+        /// and the first bytes after its last space.
+        mutating func takeRequestLine(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+            guard let base = bytes.baseAddress else { return }
+            lineLength += end - start
+            requestLineLength = lineLength
+            var wordStart = start
+            var at = start
+            while at < end, let space = memchr(base + at, Int32(UInt8(ascii: " ")), end - at) {
+                spaces += 1
+                at = base.distance(to: space) + 1
+                wordStart = at
+                lastWord.removeAll(keepingCapacity: true)
+            }
+            let room = Self.versionLimit + 1 - lastWord.count
+            if room > 0 { lastWord.append(contentsOf: bytes[wordStart..<min(end, wordStart + room)]) }
         }
-        guard isRequestLine, spaces == 2 else { return nil }
-        let carriageReturn = lastWord.last == UInt8(ascii: "\r")
-        let word = carriageReturn ? lastWord.dropLast() : lastWord[...]
-        version = String(decoding: word, as: UTF8.self)
-        guard word.count == 8, word.starts(with: Array("HTTP/1.".utf8)), let digit = word.last,
-            (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(digit)
-        else { return nil }
-        version = "HTTP/1.1"
-        return carriageReturn ? 2 : 1
+
+        /// The end of a line: records a request line's version, and returns how far back from the
+        /// line feed its minor version digit is when it is to be rewritten.
+        mutating func endLine() -> Int? {
+            defer {
+                lineLength = 0
+                inFirstToken = true
+                isRequestLine = false
+                spaces = 0
+                if !firstToken.isEmpty { firstToken.removeAll(keepingCapacity: true) }
+                if !lastWord.isEmpty { lastWord.removeAll(keepingCapacity: true) }
+            }
+            guard isRequestLine, spaces == 2 else { return nil }
+            swap(&versionBytes, &lastWord)
+            let carriageReturn = versionBytes.last == UInt8(ascii: "\r")
+            if carriageReturn { versionBytes.removeLast() }
+            hasVersion = true
+            guard versionBytes.count == 8, versionBytes.starts(with: Self.http1Prefix),
+                (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(versionBytes[7])
+            else { return nil }
+            versionBytes[7] = UInt8(ascii: "1")
+            return carriageReturn ? 2 : 1
+        }
+
+        static let http1Prefix = Array("HTTP/1.".utf8)
     }
 
     /// RFC 9110 §5.6.2's tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// Compares, never allocates: it runs on every byte of every line's first word.
+    @inline(__always) static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#")...UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            return false
         }
     }
 }

@@ -65,10 +65,13 @@ package enum ServerMain {
         do {
             try await group.run()
         } catch {
+            ServerLog.shared.flush()
             reportError("cannot serve on \(options.host):\(options.port): \(describe(error))")
             status = CommandFailure.Code.io.rawValue
         }
         try? await server.raster.shutdown()
+        // The access lines still buffered (ServerLogHandler).
+        ServerLog.shared.flush()
         return status
     }
 

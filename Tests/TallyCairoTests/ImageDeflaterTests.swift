@@ -83,6 +83,25 @@ import TallyTestSupport
         }
     }
 
+    /// The checksums of a PNG (SPEC §5: any decoder reads it): tally's CRC-32 of every chunk and
+    /// Adler-32 of the zlib stream are zlib's, over empty input, single bytes, and lengths around
+    /// Adler-32's reduction every 5,552 bytes (all 255s, the largest sums).
+    @Test(arguments: [1, 2] as [UInt64])
+    func checksumsAreZlibs(seed: UInt64) {
+        var random = SeededGenerator(state: seed)
+        var cases: [[UInt8]] = [[], [0], [255], Array("IEND".utf8)]
+        for count in [5_551, 5_552, 5_553, 11_104, 100_000] {
+            cases.append([UInt8](repeating: 255, count: count))
+            cases.append((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
+        }
+        for bytes in cases {
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(Checksums.crc32(buffer) == UInt32(crc32(0, buffer.baseAddress, uInt(buffer.count))))
+                #expect(Checksums.adler32(buffer) == UInt32(adler32(1, buffer.baseAddress, uInt(buffer.count))))
+            }
+        }
+    }
+
     /// What the run-aware match finder is for: a row that repeats the one above costs a few
     /// matches, and flat colour a match every 258 bytes, so these shrink to a tiny fraction. A
     /// finder that missed the row above or the run would leave them hundreds of times larger.

@@ -56,6 +56,28 @@ import Testing
         #expect(plain.stderr == parsed.stderr, "\(arguments)")
     }
 
+    /// `tally badge` (SPEC §7) with a count, `-o`, `-f` and the badge's options takes the same
+    /// plain path, as invisibly. The parser reads the same arguments when the count comes after
+    /// `--`, which the plain path leaves to it.
+    static let badgeCases: [[String]] = [
+        ["badge", "1234", "--label", "downloads"], ["badge", "0"], ["badge", "9223372036854775807", "-f", "png"],
+        ["badge", "6200", "--of", "10000", "--label", "funded", "--style", "for-the-badge", "-f", "pdf"],
+        ["badge", "5", "--color", "brightgreen", "--label-color=red", "--theme", "dark", "--ink", "#336699"],
+        ["badge", "5", "--scale", "2", "-f", "png"], ["badge", "5", "--theme", "auto"], ["badge", "5", "-o", "-"],
+        ["badge", "5", "--label", "下"], ["badge", "5", "--size", "64"], ["badge", "abc"], ["badge", "5", "-f", "json"],
+        ["badge", "5", "--style", "ink"], ["badge", "5", "--scale", "1,2"], ["badge", "5", "--of", "0"],
+        ["badge", "5", "--label", "a", "--label", "b"],
+    ]
+
+    @Test(arguments: badgeCases)
+    func aBadgesPlainPathIsTheParsersPath(_ arguments: [String]) throws {
+        let plain = try TallyProcess.run(arguments)
+        let parsed = try TallyProcess.run(Array(arguments.prefix(1)) + arguments.dropFirst(2) + ["--", arguments[1]])
+        #expect(plain.status == parsed.status, "\(arguments): \(plain.stderr) | \(parsed.stderr)")
+        #expect(plain.stdout == parsed.stdout, "\(arguments)")
+        #expect(plain.stderr == parsed.stderr, "\(arguments)")
+    }
+
     /// Written files too: the same bytes, and a failure to create one reported the same way.
     @Test(.enabled(if: cairoIsBuiltIn, "needs the Cairo trait (PNG and PDF)"))
     func filesAreTheSame() throws {
