@@ -204,8 +204,9 @@ TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests,TallyServerTests $(SWIFT
 # ThreadSanitizer build, then ThreadSanitizer's suites in two processes of one test at a time,
 # of about equal length (the server's target and ClosedDescriptorTests, about 250 s on a quiet
 # machine; the command line's other suites, about 230 s), where most tests wait on a process of
-# tally's. A test run reads its build folder and writes nothing there, so the second process
-# need not wait for the first's lock (--ignore-lock).
+# tally's. A test run reads its build folder and writes nothing there, so neither process waits
+# for the other's lock (--ignore-lock; with it on one alone, the other waited whenever it came
+# second).
 TSAN_SUITES_A = TallyServerTests|ClosedDescriptorTests
 TSAN_SUITES_B = BatchTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
 TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(TSAN_SWIFTPM) test --skip-build $(TSAN_BUILD)
@@ -223,7 +224,7 @@ sanitize-thread-build:
 	@$(STEP) "build: ThreadSanitizer" $(TSAN_SWIFTPM) build $(TESTS) $(TSAN_BUILD)
 sanitize-thread-a:
 	@$(STEP) "ThreadSanitizer: $(TSAN_SUITES_A)" \
-	  $(TSAN_RUN) --no-parallel --filter '$(TSAN_SUITES_A)' --skip '$(ALONE)'
+	  $(TSAN_RUN) --no-parallel --ignore-lock --filter '$(TSAN_SUITES_A)' --skip '$(ALONE)'
 sanitize-thread-b:
 	@$(STEP) "ThreadSanitizer: $(words $(subst |, ,$(TSAN_SUITES_B))) suites of the command line" \
 	  $(TSAN_RUN) --no-parallel --ignore-lock --filter '$(TSAN_SUITES_B)'
