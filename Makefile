@@ -204,12 +204,18 @@ TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests,TallyServerTests $(SWIFT
 # ThreadSanitizer build, then ThreadSanitizer's suites in two processes of one test at a time,
 # of about equal length (the server's target and ClosedDescriptorTests, about 250 s on a quiet
 # machine; the command line's other suites, about 230 s), where most tests wait on a process of
-# tally's. A test run reads its build folder and writes nothing there, so neither process waits
-# for the other's lock (--ignore-lock; with it on one alone, the other waited whenever it came
-# second).
+# tally's. Two `swift test` cannot share a build folder (the second waits for the first's lock,
+# and with --ignore-lock cannot open the build database), so on Linux each half runs the test
+# bundle itself, as `swift test --skip-build` would (it builds nothing and sets nothing the tests
+# read); elsewhere the bundle is not a program, and the halves take turns through SwiftPM.
 TSAN_SUITES_A = TallyServerTests|ClosedDescriptorTests
 TSAN_SUITES_B = BatchTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
 TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(TSAN_SWIFTPM) test --skip-build $(TSAN_BUILD)
+ifeq ($(shell uname),Linux)
+TSAN_HALF = env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 .build/tsan/debug/tallyPackageTests.xctest --testing-library swift-testing
+else
+TSAN_HALF = $(TSAN_RUN)
+endif
 test-sanitize: test-deps
 	@$(STEP) "build: AddressSanitizer" $(ASAN_SWIFTPM) build $(TESTS) $(ASAN_BUILD)
 	@$(SIDE_BY_SIDE) sanitize-address-run sanitize-thread-build
@@ -224,10 +230,10 @@ sanitize-thread-build:
 	@$(STEP) "build: ThreadSanitizer" $(TSAN_SWIFTPM) build $(TESTS) $(TSAN_BUILD)
 sanitize-thread-a:
 	@$(STEP) "ThreadSanitizer: $(TSAN_SUITES_A)" \
-	  $(TSAN_RUN) --no-parallel --ignore-lock --filter '$(TSAN_SUITES_A)' --skip '$(ALONE)'
+	  $(TSAN_HALF) --no-parallel --filter '$(TSAN_SUITES_A)' --skip '$(ALONE)'
 sanitize-thread-b:
 	@$(STEP) "ThreadSanitizer: $(words $(subst |, ,$(TSAN_SUITES_B))) suites of the command line" \
-	  $(TSAN_RUN) --no-parallel --ignore-lock --filter '$(TSAN_SUITES_B)'
+	  $(TSAN_HALF) --no-parallel --filter '$(TSAN_SUITES_B)'
 
 # libFuzzer targets (Fuzz/) over the count, count-list, colour and label parsers, over scene
 # building + SVG for arbitrary counts and sizes, and over the PNG deflater (any bytes must come
