@@ -271,7 +271,6 @@ package enum SVGRenderer {
         }
     }
 
-    /// `x y`, without building an array for two numbers.
     /// A filled mark's path in relative steps (`m`, `h`, `v`, `l`, `q`, `z`): a wash's edge and the
     /// dots of a cell are hundreds of one-pixel squares, each a short hop from the last, so its
     /// path is written as compact as an optimiser would write it (SPEC §5). Each step is the
@@ -283,6 +282,12 @@ package enum SVGRenderer {
         // A coordinate as a whole number of the last decimal's units, rounded as `append` rounds.
         func units(_ value: Double) -> Double { (value / divisor * scale).rounded(.toNearestOrAwayFromZero) }
         func step(_ delta: Double) { out.append(delta / scale, digits: digits, leadingZero: false) }
+        // Two steps, spaced only where the second has no minus sign to part them.
+        func steps(_ dx: Double, _ dy: Double) {
+            step(dx)
+            if dy >= 0 { out.append(byte: UInt8(ascii: " ")) }
+            step(dy)
+        }
         // The current point and the subpath's start, in those units; a path starts at (0, 0).
         var (x, y) = (0.0, 0.0)
         var start = (x: 0.0, y: 0.0)
@@ -291,9 +296,7 @@ package enum SVGRenderer {
             case .move(let point):
                 let (toX, toY) = (units(point.x), units(point.y))
                 out.append(byte: UInt8(ascii: "m"))
-                step(toX - x)
-                if toY - y >= 0 { out.append(byte: UInt8(ascii: " ")) }
-                step(toY - y)
+                steps(toX - x, toY - y)
                 (x, y) = (toX, toY)
                 start = (x, y)
             case .quadratic(let control, let end):
@@ -317,9 +320,7 @@ package enum SVGRenderer {
                     step(toY - y)
                 } else {
                     out.append(byte: UInt8(ascii: "l"))
-                    step(toX - x)
-                    if toY - y >= 0 { out.append(byte: UInt8(ascii: " ")) }
-                    step(toY - y)
+                    steps(toX - x, toY - y)
                 }
                 (x, y) = (toX, toY)
             case .close:
@@ -329,6 +330,7 @@ package enum SVGRenderer {
         }
     }
 
+    /// `x y`, without building an array for two numbers.
     private static func appendPoint(_ out: inout TextBuffer, _ point: Point, digits: Int, divisor: Double) {
         out.append(point.x / divisor, digits: digits, leadingZero: false)
         out.append(byte: UInt8(ascii: " "))
