@@ -172,7 +172,7 @@ api-compare:
 # 30 sanitized processes once hung past their deadline in CI with all three standard descriptors
 # closed, as LeakSanitizer's exit scan is known to do now and then, and not in 600 runs here;
 # runProgram now names where a hung process's threads wait.)
-ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|BatchTests|CairoLoadingTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
+ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|BatchTests|CountListTests|CairoLoadingTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
 #
 # ThreadSanitizer watches threads: the server (event loops, the raster queue, the response
 # cache, connection limits), the batch workers and the signal watcher. Its suites: the server's
@@ -189,8 +189,13 @@ ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|Bat
 #
 # Under either, the two tests that measure the process (peak memory, system calls) are off (the
 # sanitizer's own memory and calls are in what they measure), and so are those whose subject is
-# an outside program's reading of tally's bytes (`.readByAnOutsideProgram`). Each in its own
-# build folder, so the normal build stays as it is.
+# an outside program's reading of tally's bytes (`.readByAnOutsideProgram`). ThreadSanitizer
+# leaves out a test of values on one thread in a suite it runs (`.oneThreadOfValues`). Where a
+# test's cases or files number in thousands, a sanitizer runs a sample through the same paths
+# (`sanitizerSample`: every tenth SVG structure, every fourth count of the legibility property;
+# 1,001 batch files, not 10,001; a tenth of the cache-key pairs on fresh servers; smaller PNGs
+# where the size only keeps the work in flight), and the plain run runs them all. Each in its
+# own build folder, so the normal build stays as it is.
 #
 # Each sanitized build compiles only the test targets whose suites it runs (TALLY_TEST_TARGETS,
 # Package.swift): not the geometry's, docs planner's or snapshots' (swift-snapshot-testing).
@@ -208,11 +213,19 @@ TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests,TallyServerTests $(SWIFT
 # and with --ignore-lock cannot open the build database), so on Linux each half runs the test
 # bundle itself, as `swift test --skip-build` would (it builds nothing and sets nothing the tests
 # read); elsewhere the bundle is not a program, and the halves take turns through SwiftPM.
+# Every sanitized process stops at its first report (halt_on_error), and none sleeps before it
+# exits: ThreadSanitizer's default (atexit_sleep_ms=1000) waits a second in every process's exit
+# so that threads still running can race with the exit handlers. tally's are joined before it
+# exits (the batch workers, the server's event loops) or blocked (the signal watcher reading its
+# pipe, the server log's flusher between flushes), so the second finds nothing there; and the
+# suites start about 200 processes of tally's, over three minutes of waiting. Every access a
+# process makes still goes through the checks.
+TSAN_RUNTIME_OPTIONS = halt_on_error=1:atexit_sleep_ms=0
 TSAN_SUITES_A = TallyServerTests|ClosedDescriptorTests
 TSAN_SUITES_B = BatchTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
-TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(TSAN_SWIFTPM) test --skip-build $(TSAN_BUILD)
+TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=$(TSAN_RUNTIME_OPTIONS) $(TSAN_SWIFTPM) test --skip-build $(TSAN_BUILD)
 ifeq ($(shell uname),Linux)
-TSAN_HALF = env TALLY_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 .build/tsan/debug/tallyPackageTests.xctest --testing-library swift-testing
+TSAN_HALF = env TALLY_SANITIZER=thread TSAN_OPTIONS=$(TSAN_RUNTIME_OPTIONS) .build/tsan/debug/tallyPackageTests.xctest --testing-library swift-testing
 else
 TSAN_HALF = $(TSAN_RUN)
 endif

@@ -55,7 +55,7 @@ import TallyTestSupport
     /// down to a whole top-level child, both drawn in n's frame (so the sizes match).
     @Test(arguments: [64.0, 160, 256, 1024])
     func partialProgressIsNeverInvisible(size: Double) throws {
-        for n in Self.progressCounts {
+        for n in sanitizerSample(Self.progressCounts, every: 4) {
             let floor = roundedDown(n)
             guard floor != n else { continue }
             let frame = UnitLevel.frame(for: try #require(TallyCount(exactly: n)))

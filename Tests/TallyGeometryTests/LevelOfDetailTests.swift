@@ -46,7 +46,8 @@ import Testing
         var problems: [String] = []
         let full = scene(n)
         let reduced = designScene(n, .automatic(pixelsPerUnit: pixelsPerUnit))
-        let fullMarks = Set(full.marks.map(opaque))
+        let fullOpaque = full.marks.map(opaque)
+        let fullMarks = Set(fullOpaque)
         let drawn = reduced.marks.filter { !$0.kind.isFilled }.map(opaque)
         let shown = Set(drawn)
         let at = "count \(n) at \(pixelsPerUnit) px/unit"
@@ -55,16 +56,16 @@ import Testing
             problems.append("\(at): \(describe(moved)) is not a mark of the full scene")
         }
         // 2. Order is kept.
-        if full.marks.map(opaque).filter({ shown.contains($0) }) != drawn { problems.append("\(at): order changed") }
+        if fullOpaque.filter({ shown.contains($0) }) != drawn { problems.append("\(at): order changed") }
         // 3. A complete frame keeps its cap (the cross, line or diagonal over it, a hundred-block
         //    its box too); a partial frame keeps the caps of all its complete children.
         let frameLevel = full.canvas.level
         guard let child = frameLevel.child else { return problems + ["\(at): a frame without children"] }
         let kept: [Mark]
         if n == frameLevel.capacity {
-            kept = full.marks.map(opaque).filter { $0.unit == frameLevel.capacity }
+            kept = fullOpaque.filter { $0.unit == frameLevel.capacity }
         } else {
-            kept = full.marks.map(opaque).filter {
+            kept = fullOpaque.filter {
                 isCap($0) && $0.unit == child.capacity && !(child.shape == .row && $0.kind == .box)
                     && !isInTinyBox($0, pixelsPerUnit: pixelsPerUnit)
             }
@@ -73,7 +74,7 @@ import Testing
             problems.append("\(at): \(describe(dropped)) dropped")
         }
         // 4. Where anything of a complete unit is drawn, the unit's cap is drawn too.
-        for cap in full.marks.map(opaque)
+        for cap in fullOpaque
         where isCap(cap) && !shown.contains(cap) && !isInTinyBox(cap, pixelsPerUnit: pixelsPerUnit) {
             let area = region(of: cap)
             if let inside = reduced.marks.first(where: { $0.unit < cap.unit && isInside($0, area) }) {

@@ -3,6 +3,7 @@ import PropertyBased
 import TallyGeometry
 import TallyRender
 import TallyStyle
+import TallyTestSupport
 import Testing
 
 @testable import TallySVG
@@ -52,8 +53,12 @@ func parsed(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) thr
     }
 
     @Test func thousandsOfCountsAreWellFormed() throws {
-        for count in UInt64(0)...2_600 { try checkStructure(count, RenderSettings(detail: .full)) }
-        for count in stride(from: UInt64(2_600), through: 10_001, by: 7) { try checkStructure(count, RenderSettings()) }
+        for count in sanitizerSample(Array(UInt64(0)...2_600), every: 10) {
+            try checkStructure(count, RenderSettings(detail: .full))
+        }
+        for count in sanitizerSample(Array(stride(from: UInt64(2_600), through: 10_001, by: 7)), every: 10) {
+            try checkStructure(count, RenderSettings())
+        }
     }
 
     @Test func largeCountsAndEveryVariantAreWellFormed() async {

@@ -201,7 +201,9 @@ import Testing
                 let changed = Set(a.given.keys).union(b.given.keys).filter { a.given[$0] != b.given[$0] }
                 if changed.count == 1, let option = changed.first { witnessed[a.route, default: []].insert(option) }
             }
-            for order in [[a, b], [b, a]] {
+            // Under a sanitizer a tenth of the pairs go to fresh servers (each pair starts two):
+            // the sanitizer watches the server, which a tenth runs the same way.
+            for order in [[a, b], [b, a]] where !underSanitizer || index % 10 == 0 {
                 try await withTestApplication { _, client in
                     for query in order {
                         let answer = Answer(try await client.execute(uri: query.uri, method: .get))

@@ -71,7 +71,7 @@ import Testing
 
     /// Equal tags exactly when the bytes are equal; equal cache keys only for equal bytes; and
     /// a key that forgot any one option would have served one image for another.
-    @Test func tagsAreEqualExactlyWhenTheBytesAre() throws {
+    @Test(.oneThreadOfValues) func tagsAreEqualExactlyWhenTheBytesAre() throws {
         var drawn: [Request: [UInt8]?] = [:]
         func bytes(_ request: Request) -> [UInt8]? {
             if let known = drawn[request] { return known }

@@ -98,6 +98,17 @@ public let cairoIsBuiltIn: Bool = {
 /// memory and system calls make measurements of the process meaningless.
 public let underSanitizer = ProcessInfo.processInfo.environment["TALLY_SANITIZER"] != nil
 
+/// The cases of a property a sanitizer runs: all of them in the plain run, every `stride`-th
+/// (the first and the last always) under a sanitizer. A sanitizer watches the code a case runs,
+/// which a sample runs through the same paths, several times slower than plain; the property
+/// over every case is the plain run's, in the same CI run.
+public func sanitizerSample<Element>(_ cases: [Element], every stride: Int) -> [Element] {
+    guard underSanitizer, stride > 1, let last = cases.last else { return cases }
+    var sample = Swift.stride(from: 0, to: cases.count, by: stride).map { cases[$0] }
+    if (cases.count - 1) % stride != 0 { sample.append(last) }
+    return sample
+}
+
 extension Trait where Self == TimeLimitTrait {
     /// The time limit of a test that starts processes or a server: `minutes`, or five times that
     /// under a sanitizer. A sanitized tally runs several times slower and `runProgram` already gives its
@@ -117,6 +128,14 @@ extension Trait where Self == ConditionTrait {
     public static var readByAnOutsideProgram: Self {
         .disabled(
             if: underSanitizer, "an outside program reads tally's bytes: make test runs it, the sanitizers watch tally")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Off under ThreadSanitizer: a test of values on one thread, in process, in a suite whose
+    /// other tests ThreadSanitizer runs. Races need threads; `make test` runs it.
+    public static var oneThreadOfValues: Self {
+        .disabled(if: underThreadSanitizer, "values on one thread: make test runs it, ThreadSanitizer watches threads")
     }
 }
 
