@@ -238,7 +238,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "", badge: false,
                 help:
-                    "Where the hundred-block being filled is too small for its gates to read, draw it once more beside the picture, enlarged, each outlined by a thin frame, and again the one inside a copy still too small; the image grows on its free side, never past the size. Default: where there is room for a copy whose gates read; --inset draws it wherever there is room for a larger copy, --no-inset never."
+                    "Where the hundred-block being filled is too small for its gates to read, draw it once more beside the picture, enlarged, each outlined by a thin frame, and again the one inside a copy still too small; the image grows on its free side, never past the size. Default: where there is room for a copy whose gates read, and not under --frame, --fit frame or --of, whose sequences keep one size; --inset draws it wherever there is room for a larger copy, --no-inset never."
             ) { text, draft throws(CommandFailure) in draft.settings.inset = try switchValue(text) }
         case .of:
             return Declaration(
