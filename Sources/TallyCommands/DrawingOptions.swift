@@ -105,8 +105,10 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
         help: .init(RenderOption.caption, for: Command.audience))
     var caption: Bool?
 
-    @Flag(name: .customLong(RenderOption.inset.name), help: .init(RenderOption.inset, for: Command.audience))
-    var inset = false
+    @Flag(
+        name: .customLong(RenderOption.inset.name), inversion: .prefixedNo,
+        help: .init(RenderOption.inset, for: Command.audience))
+    var inset: Bool?
 
     @Option(
         name: .customLong(RenderOption.of.name), parsing: .unconditional,
@@ -147,7 +149,7 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
         case .animateFrom: animateFrom
         case .label: label
         case .caption: caption.map { $0 ? "true" : "false" }
-        case .inset: inset ? "true" : nil
+        case .inset: inset.map { $0 ? "true" : "false" }
         case .of: of
         // A badge's own (SPEC §7): `BadgeCommand` declares them; a tally's commands have none.
         case .badgeStyle, .color, .labelColor: nil

@@ -3,7 +3,7 @@ import TallyOptions
 import TallyRender
 
 /// `tally render` read without swift-argument-parser: a count, `-o`, `-f` and any render option
-/// of the table (`--size 512`, `--size=512`, `--caption`, `--no-caption`), because the parser's
+/// of the table (`--size 512`, `--size=512`, `--caption`, `--no-caption`, `--no-inset`), because the parser's
 /// reflection over every option (protocol conformance lookups and type demangling) is most of
 /// a short run's cost.
 ///
@@ -59,9 +59,12 @@ package struct PlainRender {
             case "-f", "--format":
                 guard format == nil, let text = value(unconditional: false) else { return nil }
                 format = text
-            case "--no-caption":
-                guard options().contains(.caption), attached == nil, given[.caption] == nil else { return nil }
-                given[.caption] = "false"
+            case _ where RenderOption.invertible.contains(where: { $0.inversion == name }):
+                // `--no-caption`, `--no-inset`: the switch given as off.
+                guard let option = RenderOption.invertible.first(where: { $0.inversion == name }),
+                    options().contains(option), attached == nil, given[option] == nil
+                else { return nil }
+                given[option] = "false"
             case _ where name.hasPrefix("--"):
                 guard let option = RenderOption.named(String(name.dropFirst(2)), among: options()),
                     given[option] == nil

@@ -154,7 +154,8 @@ package struct TallyCommand: ParsableCommand {
 
     /// The switches, which take no value: a number after one is the count.
     static let switches =
-        RenderOption.allCases.filter(\.isSwitch).map(\.flag) + ["--no-caption", "--json", "--picture"]
+        RenderOption.allCases.filter(\.isSwitch).map(\.flag) + RenderOption.invertible.map(\.inversion)
+        + ["--json", "--picture"]
 
     /// `-5`, `-1.5`: what the parser would take for an option.
     static func isDashNumber(_ argument: String) -> Bool {

@@ -238,7 +238,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "", badge: false,
                 help:
-                    "Where the hundred-block being filled is too small for its gates to read, draw it once more beside the picture, enlarged, each outlined by a thin frame; the image grows on its free side, never past the size. Default: off."
+                    "Where the hundred-block being filled is too small for its gates to read, draw it once more beside the picture, enlarged, each outlined by a thin frame, and again the one inside a copy still too small; the image grows on its free side, never past the size. Default: where there is room for a copy whose gates read, and not under --frame, --fit frame or --of, whose sequences keep one size; --inset draws it wherever there is room for a larger copy, --no-inset never."
             ) { text, draft throws(CommandFailure) in draft.settings.inset = try switchValue(text) }
         case .of:
             return Declaration(
@@ -327,6 +327,11 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     package var help: String { declaration.help }
     /// Whether the option is a switch.
     package var isSwitch: Bool { valueName.isEmpty }
+    /// The switches whose default is decided per picture (nil in the settings), so the command
+    /// line turns them off as well as on: `--no-caption`, `--no-inset`.
+    package static let invertible: [RenderOption] = [.caption, .inset]
+    /// The flag that turns an invertible switch off: `--no-caption`.
+    package var inversion: String { "--no-" + name }
     /// The option as messages name it: `--size`.
     package var flag: String { "--" + name }
 

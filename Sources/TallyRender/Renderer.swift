@@ -65,9 +65,10 @@ public struct RenderSettings: Hashable, Sendable {
     /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat.
     public var caption: Bool?
     /// Draw the unit that holds the last two digits once more beside the picture, enlarged,
-    /// where it is too small for its gates to read (`--inset`, SPEC §2, "An inset for the last
-    /// digits"); off by default.
-    public var inset: Bool = false
+    /// where it is too small for its gates to read (`--inset`, `--no-inset`, SPEC §2, "An inset
+    /// for the last digits"); true: wherever there is room for a larger copy; nil: only where
+    /// there is room for a copy whose gates read.
+    public var inset: Bool?
     /// A goal to draw the count toward (`--of`, SPEC §6): the goal's frame, with the cells still
     /// to fill outlined; nil for none.
     public var goal: TallyCount?
@@ -95,7 +96,7 @@ public struct RenderSettings: Hashable, Sendable {
         side: Viewport.Side? = nil, scale: Double = 1, padding: Double? = nil,
         appearance: Appearance? = nil, style: Style = .clean, seed: UInt64 = 0, fit: Fit? = nil,
         frame: UnitLevel? = nil, detail: Detail.Mode? = nil, label: String? = nil, caption: Bool? = nil,
-        goal: TallyCount? = nil, animation: MarkAnimation = .none,
+        inset: Bool? = nil, goal: TallyCount? = nil, animation: MarkAnimation = .none,
         documentDate: Int64 = 0
     ) {
         self.side = side
@@ -109,6 +110,7 @@ public struct RenderSettings: Hashable, Sendable {
         self.detail = detail
         self.label = label
         self.caption = caption
+        self.inset = inset
         self.goal = goal
         self.animation = animation
         self.documentDate = documentDate
@@ -284,16 +286,19 @@ public enum Renderer {
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
         var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
         if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
-        if settings.inset, case .automatic(let pixelsPerUnit) = detail,
+        // By default only where the picture may change size: a sequence in one frame keeps one
+        // size (pinned, the whole frame shown, or toward a goal), so it has a copy only when asked.
+        let insetByDefault = !oneSize && settings.goal == nil
+        if settings.inset ?? insetByDefault, case .automatic(let pixelsPerUnit) = detail,
             let inset = Inset.plan(
                 count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit,
-                image: (viewport.width, viewport.height), side: side.pixels * settings.scale),
+                image: (viewport.width, viewport.height), side: side.pixels * settings.scale,
+                forced: settings.inset == true),
             // An image the inset would take past SPEC §6's limits (64 megapixels) has none.
             let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
         {
             viewport = grown
-            let topLeft = Point(viewport.visible.minX, viewport.visible.minY)
-            scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, topLeft: topLeft))
+            scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, image: viewport.visible))
         }
         var newMarks: [Bool]?
         if case .since(let from) = settings.animation {

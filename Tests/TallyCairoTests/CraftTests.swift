@@ -115,7 +115,7 @@ import TallyTestSupport
         // caption follows the marks, inside the margins.
         for (count, fit) in [(UInt64(12_345), Fit.frame), (10_400, .frame), (1_234_567, .content), (10_001, .content)] {
             let placed = try Renderer.layout(
-                try self.count(count), .png, RenderSettings(side: .longer(512), fit: fit))
+                try self.count(count), .png, RenderSettings(side: .longer(512), fit: fit, inset: false))
             let off = try captionOffCentre(placed)
             #expect(off < 1, "\(count): \(off) px off")
         }

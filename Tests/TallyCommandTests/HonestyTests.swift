@@ -13,7 +13,7 @@ import Testing
     /// cases are the same each run.
     /// The JSON scene of a count at a size, as `tally render N -f json --size S` writes it.
     private func jsonScene(_ count: UInt64, size: Double) throws -> [String: Any] {
-        let settings = RenderSettings(side: .longer(size))
+        let settings = RenderSettings(side: .longer(size), inset: false)
         let bytes = try Renderer.render(try #require(TallyCount(exactly: count)), as: .json, settings)
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
@@ -126,7 +126,7 @@ import Testing
         var washes = 0
         for size in [32.0, 48, 64] {
             let marks = try Renderer.layout(
-                try #require(TallyCount(exactly: count)), .png, RenderSettings(side: .longer(size))
+                try #require(TallyCount(exactly: count)), .png, RenderSettings(side: .longer(size), inset: false)
             ).scene.marks
             for wash in marks where wash.kind == .progress && wash.unit == 25 {
                 washes += 1
@@ -158,12 +158,15 @@ import Testing
     func captionsFromTenThousand(_ count: UInt64, _ captioned: Bool) throws {
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 256] {
-            let drawn = try Renderer.layout(value, .png, RenderSettings(side: .longer(size))).scene
+            let drawn = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), inset: false)).scene
             #expect(drawn.marks.contains { $0.kind == .caption } == captioned, "\(count) at \(size) px")
-            let off = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), caption: false))
-                .scene
+            let off = try Renderer.layout(
+                value, .png, RenderSettings(side: .longer(size), caption: false, inset: false)
+            )
+            .scene
             #expect(!off.marks.contains { $0.kind == .caption })
-            let on = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), caption: true)).scene
+            let on = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), caption: true, inset: false))
+                .scene
             #expect(on.marks.contains { $0.kind == .caption })
         }
     }
@@ -174,7 +177,8 @@ import Testing
     func captionsStayLegible(_ count: UInt64) throws {
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 96, 128, 256, 1024] {
-            let (scene, viewport, _) = try Renderer.layout(value, .png, RenderSettings(side: .longer(size)))
+            let (scene, viewport, _) = try Renderer.layout(
+                value, .png, RenderSettings(side: .longer(size), inset: false))
             let glyphs = scene.marks.filter { $0.kind == .caption }
             try #require(!glyphs.isEmpty, "\(count) at \(size) px has no caption")
             let ys = glyphs.flatMap { $0.segments.flatMap { [$0.start.y, $0.end.y] } }
@@ -199,7 +203,7 @@ import Testing
         // Int64.max at 64 px cannot show 25 glyphs 7 px tall: its short form has 9 (9.22×10¹⁸).
         let narrow = try Renderer.layout(
             try #require(TallyCount(exactly: 9_223_372_036_854_775_807)), .png,
-            RenderSettings(side: .longer(64))
+            RenderSettings(side: .longer(64), inset: false)
         ).scene
         #expect(narrow.marks.filter { $0.kind == .caption }.count == 9)
     }
@@ -313,7 +317,7 @@ import Testing
         for size in [64.0, 128, 256, 1024] {
             for format in [OutputFormat.png, .svg] {
                 let (scene, viewport, _) = try Renderer.layout(
-                    value, format, RenderSettings(side: .longer(size)))
+                    value, format, RenderSettings(side: .longer(size), inset: false))
                 let scale = viewport.pixelsPerUnit
                 let boxes = scene.marks.filter { $0.kind == .box }
                 // Boxes of one unit on one line, by their left edges in pixels.
@@ -338,10 +342,10 @@ import Testing
 
     /// A cross or diagonal inside a box under about 8 px is left out, not smeared; above it, kept.
     @Test func capsInTinyBoxesAreDropped() throws {
-        let small = try Renderer.layout(999, .png, RenderSettings(side: .longer(64)))
+        let small = try Renderer.layout(999, .png, RenderSettings(side: .longer(64), inset: false))
         #expect(small.scene.marks.filter { $0.kind == .box }.count == 9)
         #expect(!small.scene.marks.contains { $0.kind == .cross })
-        let large = try Renderer.layout(999, .png, RenderSettings(side: .longer(512)))
+        let large = try Renderer.layout(999, .png, RenderSettings(side: .longer(512), inset: false))
         #expect(large.scene.marks.filter { $0.kind == .cross && $0.unit == 100 }.count == 9)
         // The frame's own cap is always drawn: 100 at any size is its box and its cross.
         let hundred = try Renderer.layout(100, .png, RenderSettings(side: .longer(16)))

@@ -26,6 +26,8 @@ import Testing
         ["render", "1234", "--theme=dark", "--background", "paper", "-f", "png"],
         ["render", "6200", "--of", "10000", "--caption", "-f", "pdf"],
         ["render", "100000", "--no-caption", "--size", "128", "-f", "json"],
+        ["render", "863", "--no-inset", "-f", "svg"], ["render", "4184", "--inset", "--size", "64", "-f", "png"],
+        ["render", "5", "--no-inset", "--no-inset"], ["render", "5", "--no-inset=true"],
         ["render", "26", "--animate-from", "25", "--ink", "#336699", "-f", "svg"],
         ["render", "137", "--frame", "row", "--fit", "frame", "--label", "days", "--width", "300", "-f", "png"],
         ["render", "137", "--padding", "0", "--scale", "2", "--detail", "full", "--c2", "red", "-f", "svg"],
@@ -39,6 +41,8 @@ import Testing
     @Test func thePlainPathTakesTheRenderOptions() {
         #expect(PlainRender(["render", "1234", "--theme", "dark", "--style=ink", "--caption", "-f", "png"]) != nil)
         #expect(PlainRender(["render", "5", "--no-caption", "--of", "10", "-o", "a.svg"]) != nil)
+        #expect(PlainRender(["render", "863", "--no-inset", "--inset=false", "-o", "a.svg"]) == nil)
+        #expect(PlainRender(["render", "863", "--no-inset", "-o", "a.svg"]) != nil)
         for parsed in [
             ["render", "5", "--color", "auto"], ["render", "5", "--help"], ["render", "5", "--sizee", "3"],
             ["render", "5", "--size", "1", "--size", "2"], ["render", "5", "--caption=false"], ["render", "5", "6"],

@@ -133,7 +133,9 @@ import Testing
     ])
     func aPartialUnitLightsNoMoreDotsThanAFinishedOne(_ arguments: [String], _ columns: Int) throws {
         let scene = try TallyProcess.run(
-            ["render"] + arguments + ["-f", "json", "--width", String(2 * columns), "--no-caption"]
+            // The picture's own partial unit: no copy of it beside the picture (SPEC §2, "An
+            // inset for the last digits").
+            ["render"] + arguments + ["-f", "json", "--width", String(2 * columns), "--no-caption", "--no-inset"]
         ).stdout
         let object = try #require(try JSONSerialization.jsonObject(with: scene) as? [String: Any])
         let marks = try #require(object["marks"] as? [[String: Any]])
@@ -146,7 +148,8 @@ import Testing
         func dots(_ value: Int) throws -> Int {
             let run = try TallyProcess.run(
                 ["render", String(value)] + arguments.dropFirst()
-                    + ["-f", "term", "--no-caption", "--columns", String(columns)], environment: ["NO_COLOR": "1"])
+                    + ["-f", "term", "--no-caption", "--no-inset", "--columns", String(columns)],
+                environment: ["NO_COLOR": "1"])
             #expect(run.status == 0, "\(run.stderr)")
             return Self.dots(run.text)
         }

@@ -379,7 +379,7 @@ import Testing
 
     /// 863 at 256 px: eight boxes, and a dotted box with two crosses on top and a bar below.
     @Test func eightHundredAndSixtyThreeShowsItsNinthSquare() throws {
-        let layout = try Renderer.layout(863, .svg, RenderSettings(side: .longer(256)))
+        let layout = try Renderer.layout(863, .svg, RenderSettings(side: .longer(256), inset: false))
         let kinds = layout.scene.marks.map(\.kind)
         #expect(kinds.filter { $0 == .box }.count == 8)
         #expect(layout.scene.marks.filter { $0.kind == .cross && $0.unit == 25 }.count == 2)

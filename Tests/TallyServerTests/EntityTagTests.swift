@@ -50,7 +50,7 @@ import Testing
         }
         var pairs: [(Request, Request)] = []
         while pairs.count < number {
-            let count: UInt64 = [50, 137, 12_345][Int(generator.next() % 3)]
+            let count: UInt64 = [50, 137, 863, 12_345][Int(generator.next() % 4)]
             let format = formats[Int(generator.next() % UInt64(formats.count))]
             var given: [RenderOption: String] = [:]
             for option in options where generator.next() % 6 == 0 { given[option] = value(option) }
@@ -162,8 +162,8 @@ import Testing
         let dot = try #require(file.lastIndex(of: "."))
         var arguments = ["render", String(file[..<dot]), "-f", String(file[file.index(after: dot)...])]
         for item in components.queryItems ?? [] {
-            if item.name == "caption" {
-                arguments.append(item.value == "false" ? "--no-caption" : "--caption")
+            if item.name == "caption" || item.name == "inset" {
+                arguments.append(item.value == "false" ? "--no-\(item.name)" : "--\(item.name)")
             } else {
                 arguments += ["--\(item.name)", item.value ?? ""]
             }

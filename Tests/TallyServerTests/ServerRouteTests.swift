@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import TallyOptions
+import TallyRender
 import TallyServer
 import TallyTestSupport
 import Testing
@@ -60,6 +61,23 @@ enum Pinned {
 }
 
 @Suite(.runsTallysThreads) struct ServerRouteTests {
+    /// The inset (SPEC §2, "An inset for the last digits") through the query: no parameter is
+    /// the default (a copy where it reads: 863 at 256 px has one), `inset=false` the picture
+    /// alone, `inset` and `inset=true` a copy wherever one is larger; each the bytes the options
+    /// model draws for the same value, which is what the command line draws.
+    @Test func theInsetQueryDrawsWhatTheOptionsModelDraws() async throws {
+        var bytes: [String: Data] = [:]
+        for (query, value) in [("", nil), ("?inset=false", "false"), ("?inset", "true"), ("?inset=true", "true")] {
+            let response = try await fetch("/863.svg" + query)
+            #expect(response.status == .ok)
+            let settings = try RenderOptions(value.map { [.inset: $0] } ?? [:]).settings(format: .svg)
+            #expect(response.bytes == Data(try Renderer.render(863, as: .svg, settings)), "/863.svg\(query)")
+            bytes[query] = response.bytes
+        }
+        #expect(bytes[""] == bytes["?inset"], "863 at 256 px: the default draws the copy that reads")
+        #expect(bytes[""] != bytes["?inset=false"])
+    }
+
     @Test(arguments: [
         ("/1234.svg?theme=auto", ["render", "1234", "--theme", "auto", "-f", "svg"]),
         ("/137.svg", ["render", "137", "-f", "svg"]),
@@ -77,6 +95,12 @@ enum Pinned {
         // The magnitude caption: on by default from 10,000; caption=false is --no-caption.
         ("/100000.svg", ["render", "100000", "-f", "svg"]),
         ("/100000.svg?caption=false", ["render", "100000", "--no-caption", "-f", "svg"]),
+        // The inset (SPEC §2, "An inset for the last digits"): by default where its copy reads,
+        // inset=false is --no-inset, inset is --inset.
+        ("/863.svg", ["render", "863", "-f", "svg"]),
+        ("/863.svg?inset=false", ["render", "863", "--no-inset", "-f", "svg"]),
+        ("/4184.svg?inset", ["render", "4184", "--inset", "-f", "svg"]),
+        ("/34567.json?size=256", ["render", "34567", "--size", "256", "-f", "json"]),
         (
             "/7.svg?label=Days+since%3A+7&frame=25&fit=frame",
             ["render", "7", "--label", "Days since: 7", "--frame", "25", "--fit", "frame", "-f", "svg"]

@@ -4,7 +4,7 @@ import TallyRender
 import TallyStyle
 
 /// What `Snapshots/` holds: the scene, SVG and PNG of every threshold, and for a subset of
-/// counts the dark, auto, ink, animated, fit-frame, 64 px and caption variants. File names say what they
+/// counts the dark, auto, ink, animated, fit-frame, 64 px, caption and no-inset variants. File names say what they
 /// hold: `Snapshots/<format>/tally-<count>.<variant>.<extension>`.
 enum SnapshotCatalog {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -39,7 +39,17 @@ enum SnapshotCatalog {
         Variant(name: "64px", formats: [.svg, .png], settings: RenderSettings(side: .longer(64))),
         // The count in the core's stroke font under the tally.
         Variant(name: "caption", formats: [.svg, .png], settings: RenderSettings(caption: true)),
+        // `--no-inset` (SPEC §2, "An inset for the last digits"): the picture alone, as every
+        // default was before the inset was drawn by default.
+        Variant(name: "no-inset", formats: [.svg, .png], settings: noInset),
     ]
+
+    /// The settings of `--no-inset`.
+    static let noInset: RenderSettings = {
+        var settings = RenderSettings()
+        settings.inset = false
+        return settings
+    }()
 
     /// Progress toward a goal (`--of`, SPEC §6): before, at the start, part way, one short,
     /// reached and passed, and a goal inside a hundred-block.
