@@ -233,7 +233,7 @@ test-sanitize: test-deps
 	@$(STEP) "build: AddressSanitizer" $(ASAN_SWIFTPM) build $(TESTS) $(ASAN_BUILD)
 	@$(SIDE_BY_SIDE) sanitize-address-run sanitize-thread-build
 	@$(SIDE_BY_SIDE) sanitize-thread-a sanitize-thread-b
-	@$(STEP) "ThreadSanitizer: $(ALONE) alone" $(TSAN_RUN) --filter '$(ALONE)'
+	@$(STEP) "ThreadSanitizer: $(ALONE) alone" $(TSAN_HALF) --filter '$(ALONE)'
 
 sanitize-address-run:
 	@$(STEP) "AddressSanitizer: $(words $(subst |, ,$(ASAN_SUITES))) suites" env TALLY_SANITIZER=address \
