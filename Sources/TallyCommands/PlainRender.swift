@@ -52,6 +52,12 @@ package struct PlainRender {
                 index += 1
                 return value
             }
+            // `--no-caption`, `--no-inset`: the switch given as off.
+            if let option = RenderOption.invertible.first(where: { $0.inversion == name }) {
+                guard options().contains(option), attached == nil, given[option] == nil else { return nil }
+                given[option] = "false"
+                continue
+            }
             switch name {
             case "-o", "--output":
                 guard output == nil, let path = value(unconditional: false) else { return nil }
@@ -59,12 +65,6 @@ package struct PlainRender {
             case "-f", "--format":
                 guard format == nil, let text = value(unconditional: false) else { return nil }
                 format = text
-            case _ where RenderOption.invertible.contains(where: { $0.inversion == name }):
-                // `--no-caption`, `--no-inset`: the switch given as off.
-                guard let option = RenderOption.invertible.first(where: { $0.inversion == name }),
-                    options().contains(option), attached == nil, given[option] == nil
-                else { return nil }
-                given[option] = "false"
             case _ where name.hasPrefix("--"):
                 guard let option = RenderOption.named(String(name.dropFirst(2)), among: options()),
                     given[option] == nil

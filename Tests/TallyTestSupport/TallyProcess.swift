@@ -129,9 +129,7 @@ extension Trait where Self == ConditionTrait {
         .disabled(
             if: underSanitizer, "an outside program reads tally's bytes: make test runs it, the sanitizers watch tally")
     }
-}
 
-extension Trait where Self == ConditionTrait {
     /// Off under ThreadSanitizer: a test of values on one thread, in process, in a suite whose
     /// other tests ThreadSanitizer runs. Races need threads; `make test` runs it.
     public static var oneThreadOfValues: Self {
