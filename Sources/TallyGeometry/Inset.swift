@@ -26,6 +26,9 @@ package struct Inset: Sendable {
         /// The unit repeated, and the count's part for it.
         package let level: UnitLevel
         package let count: UInt64
+        /// What the copy is drawn to show: its gates where it is the last of its chain, else
+        /// the units among which the next copy's unit stands (SPEC §2).
+        package let shows: UnitLevel
         /// The copy's scale: output pixels per layout unit of the unit drawn alone.
         package let pixelsPerUnit: Double
         /// The copy's top left, in output pixels from the top left of the grown image, and its
@@ -37,14 +40,15 @@ package struct Inset: Sendable {
         package var showsGates: Bool { Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) }
 
         /// Whether what the copy was drawn for reads at its scale (SPEC §2): a hundred-block's
-        /// or a twenty-five-unit's gates, a block's squares (the next copy's place).
+        /// or a twenty-five-unit's gates, a block's squares, or a hundred-block's quarters
+        /// (the next copy's place).
         package var reads: Bool {
-            Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: Inset.shown(by: level))
+            Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: shows)
         }
 
         package static func == (a: Copy, b: Copy) -> Bool {
-            a.level == b.level && a.count == b.count && a.pixelsPerUnit == b.pixelsPerUnit && a.at == b.at
-                && a.size == b.size
+            a.level == b.level && a.count == b.count && a.shows == b.shows && a.pixelsPerUnit == b.pixelsPerUnit
+                && a.at == b.at && a.size == b.size
         }
     }
 
@@ -58,9 +62,11 @@ package struct Inset: Sendable {
     let origin: Point
 
     /// The units a copy of this level is drawn to show: gates for a hundred-block or a
-    /// twenty-five-unit, the squares of its rows for a block.
-    static func shown(by level: UnitLevel) -> UnitLevel {
-        level <= .hundred ? .gate : UnitLevel(rank: level.rank - 2)
+    /// twenty-five-unit, the squares of its rows for a block; a hundred-block whose
+    /// twenty-five-unit being filled has a copy of its own (`quartered`), its quarters.
+    static func shown(by level: UnitLevel, quartered: Bool = false) -> UnitLevel {
+        if quartered && level == .hundred { return .twentyFive }
+        return level <= .hundred ? .gate : UnitLevel(rank: level.rank - 2)
     }
 
     /// The levels the inset may repeat under a frame, largest first: the squares being filled,
@@ -72,10 +78,9 @@ package struct Inset: Sendable {
         return stride(from: top, through: UnitLevel.hundred.rank, by: -2).map(UnitLevel.init(rank:))
     }
 
-    /// The scale a copy of a level is drawn at where the image has room: what it shows, read
-    /// with a margin.
-    static func wishedScale(_ level: UnitLevel) -> Double {
-        legibleScale(shown(by: level)) * Proportions.insetLegibleMargin
+    /// The scale a copy is drawn at where the image has room: what it shows, read with a margin.
+    static func wishedScale(showing shown: UnitLevel) -> Double {
+        legibleScale(shown) * Proportions.insetLegibleMargin
     }
 
     /// The smallest scale at which units of a level read: pens and gaps legible.
@@ -103,18 +108,40 @@ package struct Inset: Sendable {
         guard pixelsPerUnit.isFinite, pixelsPerUnit > 0, count < frame.capacity else { return nil }
         // Where the gates already read in place, the picture needs no inset.
         guard !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) else { return nil }
+        let whole = attempt(
+            count: count, frame: frame, pixelsPerUnit: pixelsPerUnit, image: image, side: side, forced: forced,
+            quartered: false)
+        if whole?.copies.last?.showsGates == true || frame <= .hundred { return whole }
+        // Where the room is too short for a hundred-block's gates (a picture of five rows and
+        // more at 256 px), its twenty-five-unit being filled is copied once more, at the
+        // scale its gates read, after the hundred-block's copy drawn to show its quarters
+        // (none where they read in place): a quarter is a third of a square's side, and so
+        // fits the room a square's gates do not.
+        let quartered = attempt(
+            count: count, frame: frame, pixelsPerUnit: pixelsPerUnit, image: image, side: side, forced: forced,
+            quartered: true)
+        return quartered?.copies.last?.showsGates == true ? quartered : whole
+    }
+
+    /// The inset of one chain: down to the hundred-block, or (`quartered`) to its
+    /// twenty-five-unit being filled.
+    private static func attempt(
+        count: UInt64, frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double), side: Double,
+        forced: Bool, quartered: Bool
+    ) -> Inset? {
         // Only units being filled: a level whose part is zero holds nothing to read. A level
         // whose contents already read where it stands (in the picture, or in the copy before
         // at the scale it wishes) needs no copy: the next one's place is seen there.
-        var levels: [UnitLevel] = []
+        var levels: [(level: UnitLevel, shows: UnitLevel)] = []
         var standing = pixelsPerUnit
-        for level in chain(under: frame) {
+        for level in chain(under: frame) + (quartered ? [.twentyFive] : []) {
             guard count % level.capacity > 0 else { break }
-            if Detail.automatic(pixelsPerUnit: standing).showsUnits(of: shown(by: level)) { continue }
-            levels.append(level)
-            standing = wishedScale(level)
+            let shows = shown(by: level, quartered: quartered)
+            if Detail.automatic(pixelsPerUnit: standing).showsUnits(of: shows) { continue }
+            levels.append((level, shows))
+            standing = wishedScale(showing: shows)
         }
-        guard !levels.isEmpty else { return nil }
+        guard let first = levels.first else { return nil }
         let limit = (width: max(side, image.width), height: max(side, image.height))
         let gap = max(Proportions.minimumMarginPixels, (side * Proportions.marginShare).rounded())
         let right = limit.width - image.width > limit.height - image.height
@@ -142,26 +169,26 @@ package struct Inset: Sendable {
         let extent = copies.map { right ? $0.size.width : $0.size.height }.max() ?? 0
         return Inset(
             pixels: extent + 2 * gap, right: right, copies: copies,
-            origin: origin(of: levels[0], in: frame, count: count, Placement(pixelsPerUnit: pixelsPerUnit)))
+            origin: origin(of: first.level, in: frame, count: count, Placement(pixelsPerUnit: pixelsPerUnit)))
     }
 
     /// Copies of these levels side by side across the free side, each at its legible scale
     /// times the margin, all shrunk alike where the room across is less, each to the room
     /// along; nil where they do not fit.
     private static func layout(
-        _ levels: [UnitLevel], count: UInt64, right: Bool, along: Double, across: Double, gap: Double,
-        image: (width: Double, height: Double)
+        _ levels: [(level: UnitLevel, shows: UnitLevel)], count: UInt64, right: Bool, along: Double,
+        across: Double, gap: Double, image: (width: Double, height: Double)
     ) -> [Copy]? {
         func acrossOf(_ point: Point) -> Double { right ? point.y : point.x }
         func alongOf(_ point: Point) -> Double { right ? point.x : point.y }
-        let wished = levels.map(wishedScale)
+        let wished = levels.map { wishedScale(showing: $0.shows) }
         let room = across - Double(levels.count - 1) * gap
-        let wanted = zip(levels, wished).map { acrossOf(Layout.cellSize($0)) * $1 }.reduce(0, +)
+        let wanted = zip(levels, wished).map { acrossOf(Layout.cellSize($0.level)) * $1 }.reduce(0, +)
         guard room > 0, wanted > 0 else { return nil }
         let share = min(1, room / wanted)
         var copies: [Copy] = []
         var offset = 0.0
-        for (level, wish) in zip(levels, wished) {
+        for ((level, shows), wish) in zip(levels, wished) {
             let scale = min(wish * share, along / alongOf(Layout.cellSize(level)))
             guard scale > 0, scale.isFinite else { return nil }
             // Its children at whole-pixel steps of its own scale, from a pixel corner.
@@ -169,7 +196,8 @@ package struct Inset: Sendable {
             let size = (width: (cell.x * scale).rounded(.up), height: (cell.y * scale).rounded(.up))
             copies.append(
                 Copy(
-                    level: level, count: count % level.capacity, pixelsPerUnit: scale, at: (x: 0, y: 0), size: size))
+                    level: level, count: count % level.capacity, shows: shows, pixelsPerUnit: scale, at: (x: 0, y: 0),
+                    size: size))
             offset += (right ? size.height : size.width) + gap
         }
         let total = offset - gap
@@ -181,7 +209,8 @@ package struct Inset: Sendable {
             let at = right ? (x: image.width + gap, y: start) : (x: start, y: image.height + gap)
             start += (right ? copy.size.height : copy.size.width) + gap
             return Copy(
-                level: copy.level, count: copy.count, pixelsPerUnit: copy.pixelsPerUnit, at: at, size: copy.size)
+                level: copy.level, count: copy.count, shows: copy.shows, pixelsPerUnit: copy.pixelsPerUnit, at: at,
+                size: copy.size)
         }
     }
 

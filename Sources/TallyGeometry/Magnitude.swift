@@ -20,7 +20,9 @@ public enum Magnitude {
     /// Where the digits start in the band, as a share of their height.
     static let digitTopShare = 0.4
 
-    /// Whether a count's picture carries a caption: as asked, else from `captionedFrom` on.
+    /// Whether a count's picture carries a caption: as asked, else from `captionedFrom` on (and
+    /// below it where its squares are too small to count: `captionedBySize`, which needs the
+    /// picture's scale).
     public static func captioned(_ count: TallyCount, asked: Bool?) -> Bool {
         captioned(count.value, asked: asked)
     }
@@ -28,6 +30,16 @@ public enum Magnitude {
     /// The same rule for any value up to a frame's capacity (10¹⁹ is past Int64.max).
     package static func captioned(_ value: UInt64, asked: Bool?) -> Bool {
         asked ?? (value >= captionedFrom)
+    }
+
+    /// Whether a count under `captionedFrom`, unasked, is captioned at this scale too: where its
+    /// picture has squares (past 100) and draws them under `Proportions.smallestCappedBoxPixels`
+    /// (SPEC §2, "Magnitude in the picture"). There a square is too small to carry its cross, and
+    /// a row of them too fine to count at a glance: readers given the rules and never the counts
+    /// put pictures of three rows and more at 64 px one to three rows short.
+    package static func captionedBySize(_ value: UInt64, pixelsPerUnit: Double) -> Bool {
+        value > UnitLevel.hundred.capacity && value < captionedFrom
+            && Layout.cellSize(.hundred).x * pixelsPerUnit < Proportions.smallestCappedBoxPixels
     }
 }
 

@@ -62,7 +62,8 @@ public struct RenderSettings: Hashable, Sendable {
     /// The accessible title instead of "137 tally marks".
     public var label: String?
     /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
-    /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat.
+    /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat, and
+    /// below it where the squares are too small to count (`Magnitude.captionedBySize`).
     public var caption: Bool?
     /// Draw the unit that holds the last two digits once more beside the picture, enlarged,
     /// where it is too small for its gates to read (`--inset`, `--no-inset`, SPEC §2, "An inset
@@ -273,6 +274,15 @@ public enum Renderer {
             if !Magnitude.captioned(count, asked: asked) { caption = nil }
         } else {
             viewport = try self.viewport(shown, side, settings)
+            // Below 10,000, by default, where the squares are too small to count at a glance
+            // (SPEC §2): the picture's scale without the band decides, so one size's pictures
+            // agree whatever the band then takes. Not in a sequence that keeps one size (a
+            // frame pinned or shown whole, a goal): the band would come and go with the count.
+            if asked == nil && !oneSize && settings.goal == nil
+                && Magnitude.captionedBySize(count.value, pixelsPerUnit: viewport.pixelsPerUnit)
+            {
+                (caption, viewport) = try captioned(count, sizing, shown, side, settings)
+            }
         }
         if settings.animation != .none && format != .svg {
             throw .animationNeedsSVG(format)

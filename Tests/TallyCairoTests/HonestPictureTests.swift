@@ -256,9 +256,10 @@ import TallyTestSupport
     }
 
     /// 999 at 64 px is ten separate units (nine boxes and the wash of the tenth): counted as
-    /// the groups of ink pixels touching one another, diagonals included.
+    /// the groups of ink pixels touching one another, diagonals included (without the caption
+    /// its small squares bring, whose digits are groups of their own, nor the inset's copy).
     @Test func siblingsNeverMerge() throws {
-        let image = try png(999, RenderSettings(side: .longer(64)))
+        let image = try png(999, RenderSettings(side: .longer(64), caption: false, inset: false))
         var seen = [Bool](repeating: false, count: image.pixels.count)
         let paper = Self.rgb(0xFAFAF7)
         func inked(_ index: Int) -> Bool { Self.contrast(Self.rgb(pixel: image.pixels[index]), paper) >= 1.5 }

@@ -150,15 +150,21 @@ import Testing
     }
 
     /// "Magnitude in the picture": from 10,000 the scene carries the count, under the tally, by
-    /// default; below it only when asked; never when told not to.
-    @Test(arguments: [
-        (UInt64(9_999), false), (10_000, true), (99_999, true), (1_000, false), (100_000, true),
-        (9_223_372_036_854_775_807, true),
-    ])
-    func captionsFromTenThousand(_ count: UInt64, _ captioned: Bool) throws {
+    /// default; below it where the picture's squares are drawn under 8 px (a row of them at
+    /// 64 px, never at 256 px, never a picture without squares); else only when asked; never
+    /// when told not to.
+    @Test(
+        arguments: [
+            (UInt64(9_999), [64.0]), (UInt64(10_000), [64.0, 256]), (UInt64(99_999), [64.0, 256]),
+            (UInt64(1_000), [64.0]), (UInt64(605), [64.0]), (UInt64(100_000), [64.0, 256]),
+            (UInt64(9_223_372_036_854_775_807), [64.0, 256]), (UInt64(100), [Double]()), (UInt64(101), [Double]()),
+            (UInt64(99), [Double]()),
+        ] as [(UInt64, [Double])])
+    func captionsFromTenThousandOrWhereSquaresAreSmall(_ count: UInt64, _ captionedAt: [Double]) throws {
         let value = try #require(TallyCount(exactly: count))
         for size in [64.0, 256] {
             let drawn = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), inset: false)).scene
+            let captioned = captionedAt.contains(size)
             #expect(drawn.marks.contains { $0.kind == .caption } == captioned, "\(count) at \(size) px")
             let off = try Renderer.layout(
                 value, .png, RenderSettings(side: .longer(size), caption: false, inset: false)
@@ -168,6 +174,25 @@ import Testing
             let on = try Renderer.layout(value, .png, RenderSettings(side: .longer(size), caption: true, inset: false))
                 .scene
             #expect(on.marks.contains { $0.kind == .caption })
+        }
+    }
+
+    /// Below 10,000 the caption follows the squares' size: a count captioned at one size is
+    /// captioned at every smaller one, and none is at 256 px, where a row's squares are about
+    /// 23 px; every count from 1,000 is at 32 px, where a row's are about 3.
+    @Test func captionsBelowTenThousandGrowWithSmallness() throws {
+        let sizes: [Double] = [32, 48, 64, 96, 128, 256]
+        for count in stride(from: UInt64(101), to: 10_000, by: 97) {
+            let value = try #require(TallyCount(exactly: count))
+            let captioned = try sizes.map { size in
+                try Renderer.layout(value, .png, RenderSettings(side: .longer(size), inset: false)).scene.marks
+                    .contains { $0.kind == .caption }
+            }
+            if count >= 1_000 { #expect(captioned.first == true, "\(count) at 32 px") }
+            #expect(captioned.last == false, "\(count) at 256 px")
+            // Once uncaptioned, never captioned again as the size grows.
+            let firstBare = try #require(captioned.firstIndex(of: false))
+            #expect(!captioned[firstBare...].contains(true), "\(count): \(captioned)")
         }
     }
 
