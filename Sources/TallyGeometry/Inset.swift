@@ -97,7 +97,7 @@ package struct Inset: Sendable {
     ///   - image: the image's size in output pixels before the inset.
     ///   - side: the side the user fixed, in output pixels: the image grows to it at most each
     ///     way, along the side with more room, with the default margin's share of it between
-    ///     the picture and the inset, between copies, and after them.
+    ///     copies and after them, and the least margin between the picture and the inset.
     ///   - forced: `--inset`: copies wherever each is at least
     ///     `Proportions.insetSmallestEnlargement` times its unit in place, read or not; by
     ///     default (nil settings) only copies at a scale where what each was drawn for reads.
@@ -144,16 +144,20 @@ package struct Inset: Sendable {
         guard let first = levels.first else { return nil }
         let limit = (width: max(side, image.width), height: max(side, image.height))
         let gap = max(Proportions.minimumMarginPixels, (side * Proportions.marginShare).rounded())
+        // Between the picture and the copies only the least margin: the picture's own margin
+        // already stands there, and the pixels it leaves let a quarter's copy under a picture
+        // of seven rows at 256 px read.
+        let lead = Proportions.minimumMarginPixels
         let right = limit.width - image.width > limit.height - image.height
         // The room along the free side, and across it.
-        let along = (right ? limit.width - image.width : limit.height - image.height) - 2 * gap
+        let along = (right ? limit.width - image.width : limit.height - image.height) - lead - gap
         let across = (right ? image.height : image.width) - 2 * gap
         var best: [Copy]?
         for length in 1...levels.count {
             guard
                 let copies = layout(
                     Array(levels.prefix(length)), count: count, right: right, along: along, across: across,
-                    gap: gap, image: image)
+                    gap: gap, lead: lead, image: image)
             else { break }
             // Each copy at least half again its unit where it stands (the picture, or the copy
             // before), and by default each reads: never an illegible copy.
@@ -168,7 +172,7 @@ package struct Inset: Sendable {
         guard let copies = best else { return nil }
         let extent = copies.map { right ? $0.size.width : $0.size.height }.max() ?? 0
         return Inset(
-            pixels: extent + 2 * gap, right: right, copies: copies,
+            pixels: extent + lead + gap, right: right, copies: copies,
             origin: origin(of: first.level, in: frame, count: count, Placement(pixelsPerUnit: pixelsPerUnit)))
     }
 
@@ -177,7 +181,7 @@ package struct Inset: Sendable {
     /// along; nil where they do not fit.
     private static func layout(
         _ levels: [(level: UnitLevel, shows: UnitLevel)], count: UInt64, right: Bool, along: Double,
-        across: Double, gap: Double, image: (width: Double, height: Double)
+        across: Double, gap: Double, lead: Double, image: (width: Double, height: Double)
     ) -> [Copy]? {
         func acrossOf(_ point: Point) -> Double { right ? point.y : point.x }
         func alongOf(_ point: Point) -> Double { right ? point.x : point.y }
@@ -206,7 +210,7 @@ package struct Inset: Sendable {
         // Centred across the picture, in order, top aligned on the free side.
         var start = (((right ? image.height : image.width) - total) / 2).rounded(.down)
         return copies.map { copy in
-            let at = right ? (x: image.width + gap, y: start) : (x: start, y: image.height + gap)
+            let at = right ? (x: image.width + lead, y: start) : (x: start, y: image.height + lead)
             start += (right ? copy.size.height : copy.size.width) + gap
             return Copy(
                 level: copy.level, count: copy.count, shows: copy.shows, pixelsPerUnit: copy.pixelsPerUnit, at: at,

@@ -21,8 +21,8 @@ public enum Magnitude {
     static let digitTopShare = 0.4
 
     /// Whether a count's picture carries a caption: as asked, else from `captionedFrom` on (and
-    /// below it where its squares are too small to count: `captionedBySize`, which needs the
-    /// picture's scale).
+    /// below it where its squares are too small to count, `captionedBySize`, or its last digits
+    /// read nowhere, `captionedForLastDigits`: both need the picture's scale).
     public static func captioned(_ count: TallyCount, asked: Bool?) -> Bool {
         captioned(count.value, asked: asked)
     }
@@ -40,6 +40,28 @@ public enum Magnitude {
     package static func captionedBySize(_ value: UInt64, pixelsPerUnit: Double) -> Bool {
         value > UnitLevel.hundred.capacity && value < captionedFrom
             && Layout.cellSize(.hundred).x * pixelsPerUnit < Proportions.smallestCappedBoxPixels
+    }
+
+    /// Whether a count under `captionedFrom`, unasked, is captioned because its last digits read
+    /// nowhere in the picture (SPEC §2, "Magnitude in the picture"): its twenty-five-unit being
+    /// filled is too small for its gates in place, and beside the picture there is no room for a
+    /// copy whose gates read (`Inset`, by default). A picture of seven rows and more at 256 px:
+    /// its square being filled is about 23 px, and the square image has no room left for a copy.
+    /// - Parameters:
+    ///   - image: the image's size in output pixels without a caption or an inset.
+    ///   - side: the side the user fixed, in output pixels.
+    package static func captionedForLastDigits(
+        _ value: UInt64, frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double),
+        side: Double
+    ) -> Bool {
+        // Past 100 only: a picture of a hundred-block or less is that unit alone, filling the
+        // image, and its quarter being filled a quarter of it, a wash read as a gauge.
+        guard value > UnitLevel.hundred.capacity, value < captionedFrom,
+            !value.isMultiple(of: UnitLevel.twentyFive.capacity)
+        else { return false }
+        if Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) { return false }
+        let inset = Inset.plan(count: value, frame: frame, pixelsPerUnit: pixelsPerUnit, image: image, side: side)
+        return inset?.copies.last?.showsGates != true
     }
 }
 

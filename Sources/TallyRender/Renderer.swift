@@ -274,14 +274,20 @@ public enum Renderer {
             if !Magnitude.captioned(count, asked: asked) { caption = nil }
         } else {
             viewport = try self.viewport(shown, side, settings)
-            // Below 10,000, by default, where the squares are too small to count at a glance
-            // (SPEC §2): the picture's scale without the band decides, so one size's pictures
-            // agree whatever the band then takes. Not in a sequence that keeps one size (a
-            // frame pinned or shown whole, a goal): the band would come and go with the count.
-            if asked == nil && !oneSize && settings.goal == nil
-                && Magnitude.captionedBySize(count.value, pixelsPerUnit: viewport.pixelsPerUnit)
-            {
-                (caption, viewport) = try captioned(count, sizing, shown, side, settings)
+            // Below 10,000, by default, where the squares are too small to count at a glance,
+            // or the last digits read neither in place nor in a copy (SPEC §2): the picture
+            // without the band decides. Not in a sequence that keeps one size (a frame pinned
+            // or shown whole, a goal): the band would come and go with the count.
+            let ppu = viewport.pixelsPerUnit
+            if asked == nil && !oneSize && settings.goal == nil && (settings.detail ?? .automatic) == .automatic {
+                let bare = viewport.aligned(to: canvas.shown(fit, for: extent, detail: .automatic(pixelsPerUnit: ppu)))
+                if Magnitude.captionedBySize(count.value, pixelsPerUnit: ppu)
+                    || Magnitude.captionedForLastDigits(
+                        count.value, frame: canvas.level, pixelsPerUnit: ppu, image: (bare.width, bare.height),
+                        side: side.pixels * settings.scale)
+                {
+                    (caption, viewport) = try captioned(count, sizing, shown, side, settings)
+                }
             }
         }
         if settings.animation != .none && format != .svg {

@@ -151,13 +151,13 @@ import Testing
 
     /// "Magnitude in the picture": from 10,000 the scene carries the count, under the tally, by
     /// default; below it where the picture's squares are drawn under 8 px (a row of them at
-    /// 64 px, never at 256 px, never a picture without squares); else only when asked; never
-    /// when told not to.
+    /// 64 px, never a picture without squares) or its last digits read nowhere (9,999 at 256 px:
+    /// ten rows leave no room for a copy); else only when asked; never when told not to.
     @Test(
         arguments: [
-            (UInt64(9_999), [64.0]), (UInt64(10_000), [64.0, 256]), (UInt64(99_999), [64.0, 256]),
+            (UInt64(9_999), [64.0, 256]), (UInt64(10_000), [64.0, 256]), (UInt64(99_999), [64.0, 256]),
             (UInt64(1_000), [64.0]), (UInt64(605), [64.0]), (UInt64(100_000), [64.0, 256]),
-            (UInt64(9_223_372_036_854_775_807), [64.0, 256]), (UInt64(100), [Double]()), (UInt64(101), [Double]()),
+            (UInt64(9_223_372_036_854_775_807), [64.0, 256]), (UInt64(100), [Double]()), (UInt64(101), [64.0]),
             (UInt64(99), [Double]()),
         ] as [(UInt64, [Double])])
     func captionsFromTenThousandOrWhereSquaresAreSmall(_ count: UInt64, _ captionedAt: [Double]) throws {
@@ -177,22 +177,29 @@ import Testing
         }
     }
 
-    /// Below 10,000 the caption follows the squares' size: a count captioned at one size is
-    /// captioned at every smaller one, and none is at 256 px, where a row's squares are about
-    /// 23 px; every count from 1,000 is at 32 px, where a row's are about 3.
-    @Test func captionsBelowTenThousandGrowWithSmallness() throws {
-        let sizes: [Double] = [32, 48, 64, 96, 128, 256]
-        for count in stride(from: UInt64(101), to: 10_000, by: 97) {
-            let value = try #require(TallyCount(exactly: count))
-            let captioned = try sizes.map { size in
-                try Renderer.layout(value, .png, RenderSettings(side: .longer(size), inset: false)).scene.marks
-                    .contains { $0.kind == .caption }
+    /// Below 10,000 the last digits read somewhere in every default picture (SPEC §2): where the
+    /// quarter being filled is a wash in the picture, either a copy beside it draws strokes or
+    /// the count is written. And the digits come only where needed at 256 px: a picture of up to
+    /// five rows there has room for its copy, and no caption.
+    @Test func theLastDigitsReadSomewhere() throws {
+        for size: Double in [64, 96, 128, 256] {
+            for count in stride(from: UInt64(101), to: 10_000, by: 97) {
+                let value = try #require(TallyCount(exactly: count))
+                func scene(caption: Bool?, inset: Bool?) throws -> TallyScene {
+                    try Renderer.layout(
+                        value, .png, RenderSettings(side: .longer(size), caption: caption, inset: inset)
+                    )
+                    .scene
+                }
+                let bare = try scene(caption: false, inset: false)
+                let washed = bare.marks.contains { $0.kind == .progress && $0.unit <= 25 }
+                let captioned = try scene(caption: nil, inset: nil).marks.contains { $0.kind == .caption }
+                let copy = try scene(caption: false, inset: nil).marks.dropFirst(bare.marks.count)
+                if washed {
+                    #expect(captioned || copy.contains { $0.kind == .stroke }, "\(count) at \(size) px")
+                }
+                if size == 256 && count < 5_000 { #expect(!captioned, "\(count) at 256 px") }
             }
-            if count >= 1_000 { #expect(captioned.first == true, "\(count) at 32 px") }
-            #expect(captioned.last == false, "\(count) at 256 px")
-            // Once uncaptioned, never captioned again as the size grows.
-            let firstBare = try #require(captioned.firstIndex(of: false))
-            #expect(!captioned[firstBare...].contains(true), "\(count): \(captioned)")
         }
     }
 
@@ -320,8 +327,8 @@ import Testing
         #expect(svg.status == 0 && svg.stderr.isEmpty)
     }
 
-    /// The magnitude caption from the command line: on by default from 10,000, `--no-caption`
-    /// turns it off, `--caption` turns it on below.
+    /// The magnitude caption from the command line: on by default from 10,000 (and below it where
+    /// the picture cannot show the count), `--no-caption` turns it off, `--caption` turns it on.
     @Test func captionFlags() throws {
         func captions(_ arguments: [String]) throws -> Int {
             let run = try TallyProcess.run(["render"] + arguments + ["-f", "svg"])
@@ -330,8 +337,11 @@ import Testing
         }
         #expect(try captions(["100000"]) == 7)
         #expect(try captions(["100000", "--no-caption"]) == 0)
-        #expect(try captions(["9999"]) == 0)
-        #expect(try captions(["9999", "--caption"]) == 5)
+        #expect(try captions(["4200"]) == 0)
+        #expect(try captions(["4200", "--caption"]) == 5)
+        // At the default 256 px, ten rows leave no room for a copy of 9,999's last digits.
+        #expect(try captions(["9999"]) == 5)
+        #expect(try captions(["9999", "--no-caption"]) == 0)
     }
 
     /// "Small sizes": siblings stand one whole number of pixels apart across every row and down

@@ -28,11 +28,15 @@ import Testing
     /// What the viewport of a count's picture depends on at one size (SPEC §2, "The frame and
     /// the fit", and the caption's band under "Magnitude in the picture"): its frame, how many
     /// of the frame's children the fit shows, and its number of digits (the caption's digits
-    /// are all as wide, so its width follows their number).
+    /// are all as wide, so its width follows their number); below 10,000, whether its last
+    /// digits are there to read.
     struct PictureClass: Hashable {
         let frame: UnitLevel
         let shownChildren: Int
         let digits: Int
+        /// Below 10,000, whether the square and the quarter being filled hold anything: the
+        /// caption comes where the last digits read nowhere, so with them the band and the scale.
+        let lastDigits: [Bool]
     }
 
     static func pictureClass(_ count: UInt64) -> PictureClass {
@@ -49,7 +53,8 @@ import Testing
             digits += 1
             rest /= 10
         }
-        return PictureClass(frame: frame, shownChildren: shown, digits: digits)
+        let lastDigits = count < 10_000 ? [count % 100 > 0, count % 25 > 0] : []
+        return PictureClass(frame: frame, shownChildren: shown, digits: digits, lastDigits: lastDigits)
     }
 
     /// The output pixels per layout unit of a count's picture at a size, as every format draws it.
