@@ -61,6 +61,20 @@ package struct Inset: Sendable {
     /// Where the first copy's unit sits in the picture: its cell's top left, in layout units.
     let origin: Point
 
+    /// The same inset at `factor` times the output pixels: an image drawn at a higher density
+    /// (`--scale`) has the copies of its 1x image, each as many times larger.
+    package func scaled(by factor: Double) -> Inset {
+        guard factor != 1 else { return self }
+        return Inset(
+            pixels: pixels * factor, right: right,
+            copies: copies.map { copy in
+                Copy(
+                    level: copy.level, count: copy.count, shows: copy.shows,
+                    pixelsPerUnit: copy.pixelsPerUnit * factor, at: (x: copy.at.x * factor, y: copy.at.y * factor),
+                    size: (width: copy.size.width * factor, height: copy.size.height * factor))
+            }, origin: origin)
+    }
+
     /// The units a copy of this level is drawn to show: gates for a hundred-block or a
     /// twenty-five-unit, the squares of its rows for a block; a hundred-block whose
     /// twenty-five-unit being filled has a copy of its own (`quartered`), its quarters.

@@ -45,8 +45,10 @@ public enum Magnitude {
     /// Whether a count under `captionedFrom`, unasked, is captioned because its last digits read
     /// nowhere in the picture (SPEC §2, "Magnitude in the picture"): its twenty-five-unit being
     /// filled is too small for its gates in place, and beside the picture there is no room for a
-    /// copy whose gates read (`Inset`, by default). A picture of seven rows and more at 256 px:
-    /// its square being filled is about 23 px, and the square image has no room left for a copy.
+    /// copy whose gates read at a glance (`Inset`, by default, at least
+    /// `Proportions.insetGlanceMargin` times the least legible scale). A picture of seven rows
+    /// and more at 256 px: its square being filled is about 23 px, and the square image has too
+    /// little room left for a copy.
     /// - Parameters:
     ///   - image: the image's size in output pixels without a caption or an inset.
     ///   - side: the side the user fixed, in output pixels.
@@ -61,7 +63,9 @@ public enum Magnitude {
         else { return false }
         if Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) { return false }
         let inset = Inset.plan(count: value, frame: frame, pixelsPerUnit: pixelsPerUnit, image: image, side: side)
-        return inset?.copies.last?.showsGates != true
+        guard let last = inset?.copies.last, last.showsGates else { return true }
+        // A copy squeezed to about the least legible scale reads only with care.
+        return last.pixelsPerUnit < Inset.legibleScale(last.shows) * Proportions.insetGlanceMargin
     }
 }
 
@@ -87,10 +91,12 @@ package struct CaptionLayout: Hashable, Sendable {
     ///     sequence has the same size and the same digits.
     ///   - viewport: the viewport with a footer of so many output pixels, at least so many wide.
     package static func fit(
-        _ count: TallyCount, sizing: [UInt64], side: Double,
+        _ count: TallyCount, sizing: [UInt64], side: Double, density: Double = 1,
         viewport: (Double, Double) throws(Viewport.Problem) -> Viewport
     ) throws(Viewport.Problem) -> (CaptionLayout?, Viewport) {
-        let preferred = max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side)
+        // Sized at one density and drawn at the image's, so a `--scale 2` file's digits are its
+        // 1x file's twice the size (the floor is the 1x file's, where it is smallest).
+        let preferred = density * max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side / density)
         let forms: [(UInt64) -> String] = [Words.grouped, Words.short]
         // A caption never takes more than half the image.
         guard 2 * footer(preferred) <= side else { return (nil, try viewport(0, 0)) }

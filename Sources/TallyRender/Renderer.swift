@@ -277,14 +277,16 @@ public enum Renderer {
             // Below 10,000, by default, where the squares are too small to count at a glance,
             // or the last digits read neither in place nor in a copy (SPEC §2): the picture
             // without the band decides. Not in a sequence that keeps one size (a frame pinned
-            // or shown whole, a goal): the band would come and go with the count.
+            // or shown whole, a goal): the band would come and go with the count. Decided at
+            // one density, so a `--scale 2` file is its 1x file's picture twice the size.
             let ppu = viewport.pixelsPerUnit
             if asked == nil && !oneSize && settings.goal == nil && (settings.detail ?? .automatic) == .automatic {
                 let bare = viewport.aligned(to: canvas.shown(fit, for: extent, detail: .automatic(pixelsPerUnit: ppu)))
-                if Magnitude.captionedBySize(count.value, pixelsPerUnit: ppu)
+                let density = settings.scale
+                if Magnitude.captionedBySize(count.value, pixelsPerUnit: ppu / density)
                     || Magnitude.captionedForLastDigits(
-                        count.value, frame: canvas.level, pixelsPerUnit: ppu, image: (bare.width, bare.height),
-                        side: side.pixels * settings.scale)
+                        count.value, frame: canvas.level, pixelsPerUnit: ppu / density,
+                        image: (bare.width / density, bare.height / density), side: side.pixels)
                 {
                     (caption, viewport) = try captioned(count, sizing, shown, side, settings)
                 }
@@ -305,11 +307,14 @@ public enum Renderer {
         // By default only where the picture may change size: a sequence in one frame keeps one
         // size (pinned, the whole frame shown, or toward a goal), so it has a copy only when asked.
         let insetByDefault = !oneSize && settings.goal == nil
+        // Planned at one density and drawn at the file's, so a `--scale 2` file has its 1x
+        // file's copies, twice the size (and their detail at that size).
+        let density = settings.scale
         if settings.inset ?? insetByDefault, case .automatic(let pixelsPerUnit) = detail,
             let inset = Inset.plan(
-                count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit,
-                image: (viewport.width, viewport.height), side: side.pixels * settings.scale,
-                forced: settings.inset == true),
+                count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit / density,
+                image: (viewport.width / density, viewport.height / density), side: side.pixels,
+                forced: settings.inset == true)?.scaled(by: density),
             // An image the inset would take past SPEC §6's limits (64 megapixels) has none.
             let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
         {
@@ -340,7 +345,9 @@ public enum Renderer {
         _ settings: RenderSettings
     ) throws(RenderError) -> (CaptionLayout?, Viewport) {
         do {
-            return try CaptionLayout.fit(count, sizing: sizing, side: side.pixels * settings.scale) {
+            return try CaptionLayout.fit(
+                count, sizing: sizing, side: side.pixels * settings.scale, density: settings.scale
+            ) {
                 (footer: Double, footerWidth: Double) throws(Viewport.Problem) -> Viewport in
                 try Viewport(
                     content: shown, side: side, scale: settings.scale, padding: settings.padding, footer: footer,
