@@ -198,11 +198,13 @@ ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|Bat
 # own build folder, so the normal build stays as it is.
 #
 # Each sanitized build compiles only the test targets whose suites it runs (TALLY_TEST_TARGETS,
-# Package.swift): not the geometry's, docs planner's or snapshots' (swift-snapshot-testing).
+# Package.swift): not the geometry's, docs planner's or snapshots' (swift-snapshot-testing), and
+# of the command line's only TallyProcessTests, its suites run as processes (ten files, where
+# TallyCommandTests has thirty-two: about 50 s of CPU a build).
 ASAN_BUILD = --sanitize=address --build-path .build/asan --disable-default-traits --traits Cairo --force-resolved-versions
-ASAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyBadgeTests,TallyCairoTests,TallyCommandTests,TallySVGTests $(SWIFTPM)
+ASAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyBadgeTests,TallyCairoTests,TallyProcessTests,TallySVGTests $(SWIFTPM)
 TSAN_BUILD = --sanitize=thread --build-path .build/tsan
-TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests,TallyServerTests $(SWIFTPM)
+TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyProcessTests,TallyServerTests $(SWIFTPM)
 #
 # The steps run two at a time where one alone would leave a core idle (make -j2, each step's
 # output printed whole when it ends): the AddressSanitizer run (one test at a time) beside the
@@ -329,7 +331,7 @@ bench-compare: deps
 # its own build folder, and tested for what depends on the trait (part of make test; the rest
 # of the suite is the default build's and would only repeat it).
 # Only the test target of that suite is built (TALLY_TEST_TARGETS, Package.swift).
-NO_CAIRO_SWIFTPM = env TALLY_TEST_TARGETS=TallyCommandTests $(SWIFTPM)
+NO_CAIRO_SWIFTPM = env TALLY_TEST_TARGETS=TallyProcessTests $(SWIFTPM)
 test-without-cairo: deps
 	$(NO_CAIRO_SWIFTPM) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
 	@# Only what depends on the trait: the build, the refusals of PNG and PDF, SVG still drawn.

@@ -249,6 +249,18 @@ let package = Package(
             ],
             swiftSettings: cairoCondition
         ),
+        // The command line run as a process, on its files, descriptors and signals: the suites
+        // the sanitizers and the trait-less build run (Makefile), apart from the rest of
+        // TallyCommandTests, so those builds compile ten files of tests and not forty-two.
+        .testTarget(
+            name: "TallyProcessTests",
+            dependencies: [
+                "TallyTool", "Tally", "TallyGeometry", "TallyBadge", "TallyEncoding", "TallyCairo", "TallyOptions",
+                "TallyRender",
+                "TallyTestSupport",
+            ],
+            swiftSettings: cairoCondition
+        ),
         .testTarget(
             name: "TallyServerTests",
             dependencies: [

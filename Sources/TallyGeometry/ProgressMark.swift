@@ -120,18 +120,26 @@ enum ProgressMark {
             let count = max(2, (length - 1) / period + 1)
             return (0..<count).map { ($0 * (length - 1) + (count - 1) / 2) / (count - 1) }
         }
-        var dots: [(Int, Int)] = []
         let across = places(width)
         let down = places(height)
-        for x in across { dots += [(x, 0), (x, height - 1)] }
-        for y in down.dropFirst().dropLast() { dots += [(0, y), (width - 1, y)] }
-        return dots.compactMap { x, y in
+        var dots: [Rect] = []
+        dots.reserveCapacity(2 * (across.count + down.count))
+        func add(_ x: Int, _ y: Int) {
             let dot = Rect(minX: Double(x), minY: Double(y), width: 1, height: 1)
             let covered = front.contains {
                 dot.minX >= $0.minX && dot.maxX <= $0.maxX && dot.minY >= $0.minY && dot.maxY <= $0.maxY
             }
-            return covered ? nil : dot
+            if !covered { dots.append(dot) }
         }
+        for x in across {
+            add(x, 0)
+            add(x, height - 1)
+        }
+        for y in down.dropFirst().dropLast() {
+            add(0, y)
+            add(width - 1, y)
+        }
+        return dots
     }
 
     /// The last whole pixels the wash covers along its fill order: for rows filled top to bottom,

@@ -155,25 +155,31 @@ struct SceneBuilder {
         }
         var dots = ProgressMark.cellDots(cell, clearOf: [], period: period(max(cell.width, cell.height)))
         // Where a child's cell meets the unit's, their dots fall on the same pixels: one each.
-        var placed = Set(dots.map { [$0.minX, $0.minY] })
+        var placed = Set(dots.map { SIMD2($0.minX, $0.minY) })
         let childCell = ProgressMark.cellPixels(placement.cellSize(child), pixelsPerUnit)
+        // Every child's cell is the same size, so the same dots, moved.
+        let childDots = ProgressMark.cellDots(
+            childCell, clearOf: [], period: period(max(childCell.width, childCell.height)))
         for index in firstEmpty..<level.childCount {
             // Children sit at whole-pixel steps from the unit's corner (`Placement`).
             let offset = placement.childOffset(level, index)
             let (x, y) = ((offset.x * pixelsPerUnit).rounded(), (offset.y * pixelsPerUnit).rounded())
-            for dot in ProgressMark.cellDots(
-                childCell, clearOf: [], period: period(max(childCell.width, childCell.height)))
-            {
-                let moved = Rect(minX: dot.minX + x, minY: dot.minY + y, width: 1, height: 1)
-                if placed.insert([moved.minX, moved.minY]).inserted { dots.append(moved) }
+            for dot in childDots where placed.insert(SIMD2(dot.minX + x, dot.minY + y)).inserted {
+                dots.append(Rect(minX: dot.minX + x, minY: dot.minY + y, width: 1, height: 1))
             }
         }
         guard !dots.isEmpty else { return nil }
-        let segments = dots.flatMap { dot in
-            ProgressMark.outline(
-                Rect(
-                    minX: origin.x + dot.minX / pixelsPerUnit, minY: origin.y + dot.minY / pixelsPerUnit,
-                    width: 1 / pixelsPerUnit, height: 1 / pixelsPerUnit))
+        let pixel = 1 / pixelsPerUnit
+        var segments: [Segment] = []
+        segments.reserveCapacity(4 * dots.count)
+        for dot in dots {
+            let (minX, minY) = (origin.x + dot.minX / pixelsPerUnit, origin.y + dot.minY / pixelsPerUnit)
+            let (maxX, maxY) = (minX + pixel, minY + pixel)
+            // `ProgressMark.outline`, written out: a row's dots number in hundreds.
+            segments.append(Segment(minX, minY, maxX, minY))
+            segments.append(Segment(maxX, minY, maxX, maxY))
+            segments.append(Segment(maxX, maxY, minX, maxY))
+            segments.append(Segment(minX, maxY, minX, minY))
         }
         return Mark(
             kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments,
