@@ -128,8 +128,8 @@ package enum Proportions {
     /// A copy drawn at least this many times the least legible scale reads at a glance; one
     /// squeezed under it by the room (strokes under about 1.9 px apart) reads only with care,
     /// and the caption says the count as well (`Magnitude.captionedForLastDigits`). Fresh
-    /// readers read such copies (1.04 to 1.07 times: 235 at 64 px, 6,395 at 256 px) 1 to 8
-    /// off, and every copy from 1.33 times (3,815 at 256 px) but one exactly.
+    /// readers read such copies (1.04 to 1.07 times: 235 at 64 px, 6,395 at 256 px) 1 to 8 off
+    /// in 5 of 9 readings, and copies from 1.33 times (3,815 at 256 px) 1 off in 2 of 18.
     package static let insetGlanceMargin = 1.25
     /// An inset is drawn only where it is at least this many times the unit in place: a copy
     /// barely larger than the original adds nothing to read.
