@@ -45,24 +45,18 @@ public enum Magnitude {
     /// Whether a count under `captionedFrom`, unasked, is captioned because its last digits read
     /// nowhere in the picture (SPEC §2, "Magnitude in the picture"): its twenty-five-unit being
     /// filled is too small for its gates in place, and beside the picture there is no room for a
-    /// copy whose gates read at a glance (`Inset`, by default, at least
-    /// `Proportions.insetGlanceMargin` times the least legible scale). A picture of seven rows
-    /// and more at 256 px: its square being filled is about 23 px, and the square image has too
-    /// little room left for a copy.
-    /// - Parameters:
-    ///   - image: the image's size in output pixels without a caption or an inset.
-    ///   - side: the side the user fixed, in output pixels.
-    package static func captionedForLastDigits(
-        _ value: UInt64, frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double),
-        side: Double
-    ) -> Bool {
+    /// copy whose gates read at a glance (`inset`, at least `Proportions.insetGlanceMargin` times
+    /// the least legible scale). A picture of seven rows and more at 256 px: its square being
+    /// filled is about 23 px, and the square image has too little room left for a copy.
+    /// - Parameter inset: the picture's default inset without a caption (`Inset.plan`), which
+    ///   the renderer draws where this says no.
+    package static func captionedForLastDigits(_ value: UInt64, pixelsPerUnit: Double, inset: Inset?) -> Bool {
         // Past 100 only: a picture of a hundred-block or less is that unit alone, filling the
         // image, and its quarter being filled a quarter of it, a wash read as a gauge.
         guard value > UnitLevel.hundred.capacity, value < captionedFrom,
             !value.isMultiple(of: UnitLevel.twentyFive.capacity)
         else { return false }
         if Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) { return false }
-        let inset = Inset.plan(count: value, frame: frame, pixelsPerUnit: pixelsPerUnit, image: image, side: side)
         guard let last = inset?.copies.last, last.showsGates else { return true }
         // A copy squeezed to about the least legible scale reads only with care.
         return last.pixelsPerUnit < Inset.legibleScale(last.shows) * Proportions.insetGlanceMargin

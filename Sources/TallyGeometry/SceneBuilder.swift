@@ -169,17 +169,13 @@ struct SceneBuilder {
             }
         }
         guard !dots.isEmpty else { return nil }
-        let pixel = 1 / pixelsPerUnit
         var segments: [Segment] = []
         segments.reserveCapacity(4 * dots.count)
         for dot in dots {
-            let (minX, minY) = (origin.x + dot.minX / pixelsPerUnit, origin.y + dot.minY / pixelsPerUnit)
-            let (maxX, maxY) = (minX + pixel, minY + pixel)
-            // `ProgressMark.outline`, written out: a row's dots number in hundreds.
-            segments.append(Segment(minX, minY, maxX, minY))
-            segments.append(Segment(maxX, minY, maxX, maxY))
-            segments.append(Segment(maxX, maxY, minX, maxY))
-            segments.append(Segment(minX, maxY, minX, minY))
+            segments += ProgressMark.outline(
+                Rect(
+                    minX: origin.x + dot.minX / pixelsPerUnit, minY: origin.y + dot.minY / pixelsPerUnit,
+                    width: 1 / pixelsPerUnit, height: 1 / pixelsPerUnit))
         }
         return Mark(
             kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments,

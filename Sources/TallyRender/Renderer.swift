@@ -63,7 +63,8 @@ public struct RenderSettings: Hashable, Sendable {
     public var label: String?
     /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
     /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat, and
-    /// below it where the squares are too small to count (`Magnitude.captionedBySize`).
+    /// below it where the squares are too small to count (`Magnitude.captionedBySize`) or the
+    /// last digits read nowhere (`Magnitude.captionedForLastDigits`).
     public var caption: Bool?
     /// Draw the unit that holds the last two digits once more beside the picture, enlarged,
     /// where it is too small for its gates to read (`--inset`, `--no-inset`, SPEC §2, "An inset
@@ -269,6 +270,16 @@ public enum Renderer {
         // widest count, and written under the counts that have one.
         let oneSize = settings.frame != nil || fit == .frame
         let sizing = oneSize ? [canvas.level.capacity, canvas.level.capacity - 1] : [count.value]
+        // Only where the picture may change size do the caption below 10,000 and the inset come
+        // by default: a sequence in one frame (pinned, the whole frame shown, or toward a goal)
+        // keeps one size, and the band or a copy would come and go with the count.
+        let mayChangeSize = !oneSize && settings.goal == nil
+        // The caption's rule and the inset are planned at one density and drawn at the file's,
+        // so a `--scale 2` file is its 1x file's picture twice the size.
+        let density = settings.scale
+        // The default inset of the picture without a band, where the caption's rule planned it
+        // (nil: not planned), drawn as planned where no band comes.
+        var bareInset: Inset??
         if Magnitude.captioned(sizing[0], asked: asked) {
             (caption, viewport) = try captioned(count, sizing, shown, side, settings)
             if !Magnitude.captioned(count, asked: asked) { caption = nil }
@@ -276,19 +287,19 @@ public enum Renderer {
             viewport = try self.viewport(shown, side, settings)
             // Below 10,000, by default, where the squares are too small to count at a glance,
             // or the last digits read neither in place nor in a copy (SPEC §2): the picture
-            // without the band decides. Not in a sequence that keeps one size (a frame pinned
-            // or shown whole, a goal): the band would come and go with the count. Decided at
-            // one density, so a `--scale 2` file is its 1x file's picture twice the size.
+            // without the band decides, with the inset it has by default.
             let ppu = viewport.pixelsPerUnit
-            if asked == nil && !oneSize && settings.goal == nil && (settings.detail ?? .automatic) == .automatic {
+            if asked == nil && mayChangeSize && (settings.detail ?? .automatic) == .automatic {
                 let bare = viewport.aligned(to: canvas.shown(fit, for: extent, detail: .automatic(pixelsPerUnit: ppu)))
-                let density = settings.scale
+                let inset = Inset.plan(
+                    count: count.value, frame: canvas.level, pixelsPerUnit: ppu / density,
+                    image: (bare.width / density, bare.height / density), side: side.pixels)
                 if Magnitude.captionedBySize(count.value, pixelsPerUnit: ppu / density)
-                    || Magnitude.captionedForLastDigits(
-                        count.value, frame: canvas.level, pixelsPerUnit: ppu / density,
-                        image: (bare.width / density, bare.height / density), side: side.pixels)
+                    || Magnitude.captionedForLastDigits(count.value, pixelsPerUnit: ppu / density, inset: inset)
                 {
                     (caption, viewport) = try captioned(count, sizing, shown, side, settings)
+                } else {
+                    bareInset = .some(inset)
                 }
             }
         }
@@ -304,22 +315,25 @@ public enum Renderer {
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
         var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
         if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
-        // By default only where the picture may change size: a sequence in one frame keeps one
-        // size (pinned, the whole frame shown, or toward a goal), so it has a copy only when asked.
-        let insetByDefault = !oneSize && settings.goal == nil
-        // Planned at one density and drawn at the file's, so a `--scale 2` file has its 1x
-        // file's copies, twice the size (and their detail at that size).
-        let density = settings.scale
-        if settings.inset ?? insetByDefault, case .automatic(let pixelsPerUnit) = detail,
-            let inset = Inset.plan(
-                count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit / density,
-                image: (viewport.width / density, viewport.height / density), side: side.pixels,
-                forced: settings.inset == true)?.scaled(by: density),
+        // A copy only when asked in a sequence that keeps one size. The default's plan is the one
+        // the caption's rule made where no band came since (the same picture and viewport); the
+        // copies are drawn at the file's density, twice the size (and their detail at that size)
+        // in a `--scale 2` file.
+        if settings.inset ?? mayChangeSize, case .automatic(let pixelsPerUnit) = detail {
+            let planned: Inset?? = settings.inset == nil ? bareInset : nil
+            let inset =
+                planned
+                ?? Inset.plan(
+                    count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit / density,
+                    image: (viewport.width / density, viewport.height / density), side: side.pixels,
+                    forced: settings.inset == true)
             // An image the inset would take past SPEC §6's limits (64 megapixels) has none.
-            let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
-        {
-            viewport = grown
-            scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, image: viewport.visible))
+            if let inset = inset?.scaled(by: density),
+                let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
+            {
+                viewport = grown
+                scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, image: viewport.visible))
+            }
         }
         var newMarks: [Bool]?
         if case .since(let from) = settings.animation {
