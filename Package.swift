@@ -270,6 +270,7 @@ let package = Package(
                 // The tests' own clients (TestClients.swift says why not HummingbirdTesting).
                 serverProduct("Hummingbird", "hummingbird"),
                 serverProduct("NIOCore", "swift-nio"),
+                serverProduct("NIOConcurrencyHelpers", "swift-nio"),
                 serverProduct("NIOEmbedded", "swift-nio"),
                 serverProduct("HTTPTypes", "swift-http-types"),
                 serverProduct("Logging", "swift-log"),

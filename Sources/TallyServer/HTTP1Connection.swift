@@ -9,8 +9,9 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import TallyOptions
 
-/// Hummingbird's HTTP/1 child channel, with two more handlers (`RequestLineWatcher` before the
-/// parser, `ConnectionCloseMarker` after it) and a cap on connections (`ConnectionLimit`).
+/// Hummingbird's HTTP/1 child channel, with three more handlers (`RequestLineWatcher` before the
+/// parser, `ConnectionCloseMarker` after it, and `CacheHitResponder` last, before the request
+/// loop) and a cap on connections (`ConnectionLimit`).
 /// A request that does not keep its connection (HTTP/1.0 without `Connection: keep-alive`, or
 /// any request with `Connection: close`) is marked `Connection: close`, the one spelling
 /// Hummingbird's request loop stops on, so the server closes the connection after the response
@@ -27,6 +28,8 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
     let idleTimeout: TimeAmount
     /// `--max-connections`.
     let connections: ConnectionLimit
+    /// The router's response cache, whose remembered targets are answered before the router.
+    let cache: ResponseCache<ImageRequest>?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -43,6 +46,7 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(ConnectionCloseMarker(lines: lines))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(idleTimeout), logger: logger))
+            if let cache { try pipeline.addHandler(CacheHitResponder(cache: cache, logger: logger)) }
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
@@ -55,12 +59,12 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 that closes connections the client does not keep (`HTTP1Connection`), and those
-    /// beyond `connections`.
-    package static func http1ClosingWhenAsked(idleTimeout: TimeAmount, connections: ConnectionLimit)
-        -> HTTPServerBuilder
-    {
+    /// beyond `connections`; a target `cache` remembers is answered from it before the router.
+    package static func http1ClosingWhenAsked(
+        idleTimeout: TimeAmount, connections: ConnectionLimit, cache: ResponseCache<ImageRequest>? = nil
+    ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            HTTP1Connection(responder: responder, idleTimeout: idleTimeout, connections: connections)
+            HTTP1Connection(responder: responder, idleTimeout: idleTimeout, connections: connections, cache: cache)
         }
     }
 }

@@ -49,13 +49,13 @@ package struct ImageServer: Sendable {
                 Self.text(.ok, "ok\n", type: "text/plain; charset=utf-8", cache: "no-store")
             }
             router.on("/metrics", method: method) { _, _ in metrics() }
-            router.on("/badge/:file", method: method) { request, context in
+            router.on(Self.badgeRoute, method: method) { request, context in
                 await badge(request, file: context.parameters.get("file") ?? "")
             }
             router.on("/describe/:count", method: method) { request, context in
                 describe(request, count: context.parameters.get("count") ?? "")
             }
-            router.on("/:file", method: method) { request, context in
+            router.on(Self.imageRoute, method: method) { request, context in
                 await image(request, file: context.parameters.get("file") ?? "")
             }
         }
@@ -63,6 +63,11 @@ package struct ImageServer: Sendable {
     }
 
     // MARK: - Images
+
+    /// The route of images.
+    static let imageRoute: RouterPath = "/:file"
+    /// The route of badges.
+    static let badgeRoute: RouterPath = "/badge/:file"
 
     /// `GET /{count}.{svg|png|pdf|json}?{render options}`.
     func image(_ request: Request, file: String) async -> Response {
@@ -120,10 +125,21 @@ package struct ImageServer: Sendable {
             }
         }
         let headers = Self.imageHeaders(image.format, tag: entry.tag)
+        let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
+        if let target = request.head.path {
+            // This target, asked for again, is answered as this one was (CacheHitResponder).
+            // The route as the metrics name it (`context.endpointPath`: `/{file}`).
+            let route: String
+            switch image {
+            case .render: route = Self.imageRoute.description
+            case .badge: route = Self.badgeRoute.description
+            }
+            responses.remember(target: target, for: image, headers: response.headers, route: route)
+        }
         if URLText.ifNoneMatch(request.headers[.ifNoneMatch], matches: entry.tag) {
             return Self.notModified(headers)
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
+        return response
     }
 
     /// The bytes of an image, from its value alone, or the response that refuses it: 400 for
@@ -360,12 +376,22 @@ struct RequestRecorder<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         ServerMetrics.requests.record(
             route: context.endpointPath ?? "unknown", method: request.method, status: response.status.code, elapsed)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        let bytes = response.headers[.contentLength] ?? "-"
         context.logger.info(
-            "\(request.method) \(URLText.printable(request.uri.description)) \(response.status.code) \(bytes) B \(Values.number(milliseconds)) ms"
+            "\(AccessLine.text(method: request.method, target: request.uri.description, status: response.status.code, length: response.headers[.contentLength], elapsed: elapsed))"
         )
         return response
+    }
+}
+
+/// A request's line in the log at the default level, as nginx's access log: method, target,
+/// status, bytes and milliseconds.
+enum AccessLine {
+    static func text(method: HTTPRequest.Method, target: String, status: Int, length: String?, elapsed: Duration)
+        -> String
+    {
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return
+            "\(method) \(URLText.printable(target)) \(status) \(length ?? "-") B \(Values.number(milliseconds)) ms"
     }
 }
 

@@ -1,5 +1,6 @@
 #if Server
 import DequeModule
+import HTTPTypes
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -11,6 +12,13 @@ import NIOCore
 /// format and every setting, compared field by field), never a second copy of the renderer's
 /// rules, so two requests share an entry only when nothing the drawing reads differs (SPEC §6,
 /// ETags).
+///
+/// Each entry also remembers the request-targets it was answered for (`/1234.svg`,
+/// `/1234.svg?theme=light`), with the response's headers, so that the same target asked for
+/// again is answered on the connection's own thread (`CacheHitResponder`) without routing or
+/// reading the URL again. A target is only ever an alias of an entry the router answered:
+/// it names the bytes the key names, and it leaves with its entry.
+///
 /// Bounded by bytes (`tally serve --cache-size`, in MiB; 0 turns it off). The oldest entries
 /// leave first; an image larger than an eighth of the budget is never kept, so one big PNG
 /// cannot push out hundreds of small ones.
@@ -27,14 +35,52 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         var weight: Int { body.readableBytes + tag.utf8.count + ResponseCache.keyWeight }
     }
 
+    /// What the router sent for a request-target: the entry, the 200 response's headers as the
+    /// router made them (Content-Length included, Date not), and the route that answered.
+    package struct Sent: Sendable {
+        package let entry: Entry
+        package let headers: HTTPFields
+        package let route: String
+        package init(entry: Entry, headers: HTTPFields, route: String) {
+            self.entry = entry
+            self.headers = headers
+            self.route = route
+        }
+        /// The bytes a target holds against the budget (its body is its entry's).
+        func weight(target: String) -> Int { target.utf8.count + ResponseCache.targetWeight }
+    }
+
+    private struct Kept {
+        var entry: Entry
+        var targets: [String] = []
+    }
+
     private struct Storage {
-        var entries: [Key: Entry] = [:]
+        var entries: [Key: Kept] = [:]
+        var byTarget: [String: Sent] = [:]
         var order: Deque<Key> = []
         var bytes = 0
+
+        /// Drops the oldest entries, and their targets, until `size` more bytes fit.
+        mutating func makeRoom(for size: Int, budget: Int) {
+            while bytes + size > budget, let oldest = order.popFirst() {
+                guard let dropped = entries.removeValue(forKey: oldest) else { continue }
+                bytes -= dropped.entry.weight
+                for target in dropped.targets {
+                    if let sent = byTarget.removeValue(forKey: target) { bytes -= sent.weight(target: target) }
+                }
+            }
+        }
     }
 
     /// What a key is counted as: a count and a settings value, or a badge's, with its label.
     static var keyWeight: Int { 256 }
+    /// What a target is counted as beyond its own bytes: its headers and the tables' share.
+    static var targetWeight: Int { 512 }
+    /// The most targets remembered for one entry: enough for the spellings a page uses
+    /// (`/7.svg`, `/07.svg?theme=light`), while a client inventing spellings of one image
+    /// cannot grow the table past this.
+    static var targetsPerEntry: Int { 8 }
 
     private let storage = NIOLockedValueBox(Storage())
     /// The most bytes of entries kept.
@@ -47,7 +93,7 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
     /// The entry kept for a key, if any.
     package func entry(for key: Key) -> Entry? {
         guard budget > 0 else { return nil }
-        return storage.withLockedValue { $0.entries[key] }
+        return storage.withLockedValue { $0.entries[key]?.entry }
     }
 
     /// Keeps an entry, making room by dropping the oldest.
@@ -56,18 +102,43 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         guard budget > 0, size <= budget / 8 else { return }
         storage.withLockedValue { storage in
             guard storage.entries[key] == nil else { return }
-            while storage.bytes + size > budget, let oldest = storage.order.popFirst() {
-                if let dropped = storage.entries.removeValue(forKey: oldest) { storage.bytes -= dropped.weight }
-            }
-            storage.entries[key] = entry
+            storage.makeRoom(for: size, budget: budget)
+            storage.entries[key] = Kept(entry: entry)
             storage.order.append(key)
             storage.bytes += size
         }
     }
 
-    /// Bytes kept now (bodies, tags and keys).
+    /// What was sent for a request-target, while its entry is kept.
+    package func sent(for target: String) -> Sent? {
+        guard budget > 0 else { return nil }
+        return storage.withLockedValue { $0.byTarget[target] }
+    }
+
+    /// Remembers that `target` was answered with the entry kept for `key`; nothing when the
+    /// entry is not kept (too big, or the cache is off) or already has its share of targets.
+    package func remember(target: String, for key: Key, headers: HTTPFields, route: String) {
+        guard budget > 0 else { return }
+        storage.withLockedValue { storage in
+            guard storage.byTarget[target] == nil, let kept = storage.entries[key],
+                kept.targets.count < Self.targetsPerEntry
+            else { return }
+            let sent = Sent(entry: kept.entry, headers: headers, route: route)
+            let size = sent.weight(target: target)
+            storage.makeRoom(for: size, budget: budget)
+            // Room may have been made by dropping this very entry, the oldest.
+            guard storage.entries[key] != nil else { return }
+            storage.entries[key]?.targets.append(target)
+            storage.byTarget[target] = sent
+            storage.bytes += size
+        }
+    }
+
+    /// Bytes kept now (bodies, tags, keys and targets).
     package var bytes: Int { storage.withLockedValue { $0.bytes } }
     /// Entries kept now.
     package var count: Int { storage.withLockedValue { $0.entries.count } }
+    /// Request-targets remembered now.
+    package var targets: Int { storage.withLockedValue { $0.byTarget.count } }
 }
 #endif

@@ -43,7 +43,8 @@ package enum ServerMain {
         let app = Application(
             router: server.makeRouter(),
             server: .http1ClosingWhenAsked(
-                idleTimeout: .nanoseconds(Int64(options.timeout * 1e9)), connections: connections),
+                idleTimeout: .nanoseconds(Int64(options.timeout * 1e9)), connections: connections,
+                cache: server.responses),
             configuration: .init(address: .hostname(options.host, port: options.port)),
             onServerRunning: { channel in
                 // Logged once listening: a start that fails says one line, its error.
@@ -79,6 +80,12 @@ package enum ServerMain {
     /// derived from the limit (`ServeSettings.defaultMaxConnections`), with a line for the log.
     static func maxConnections(_ options: ServeSettings) -> (Int, String) {
         let limit = DescriptorLimit.raiseToHardLimit()
+        // One event loop per core this process may run on. NIO counts the machine's cores (or a
+        // cgroup's), not the process's affinity: under `taskset -c 1` on two cores it ran two
+        // loops taking turns on one core, each turn a context switch (BENCHMARKS.md).
+        if let cores = AllowedCores.count(), cores < System.coreCount {
+            NIOSingletons.groupLoopCountSuggestion = cores
+        }
         // The event loops Hummingbird runs on hold three descriptors each (epoll, an eventfd, a
         // timerfd): started now, they are counted among those open at start.
         _ = MultiThreadedEventLoopGroup.singleton

@@ -2,6 +2,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import TallyOptions
 import TallyServer
@@ -9,23 +10,30 @@ import TallyTestSupport
 import Testing
 
 /// Runs `body` with the port of an in-process server: the router of `ImageServer` behind the
-/// HTTP/1 channel `tally serve` uses (`HTTPServerBuilder.http1ClosingWhenAsked`), on 127.0.0.1,
-/// quiet; then stops the raster threads.
+/// HTTP/1 channel `tally serve` uses (`HTTPServerBuilder.http1ClosingWhenAsked`, its response
+/// cache answering remembered targets before the router), on 127.0.0.1, quiet; then stops the
+/// raster threads. `routed`, when given, collects the targets that reached the router.
 func withLiveServer<Value: Sendable>(
-    maxConnections: Int = 64, _ body: @Sendable (Int) async throws -> Value
+    maxConnections: Int = 64, idleTimeout: TimeAmount = .seconds(60), routed: RoutedTargets? = nil,
+    configure: (inout ServeSettings) -> Void = { _ in },
+    _ body: @Sendable (Int) async throws -> Value
 ) async throws -> Value {
-    let server = ImageServer(options: ServeSettings())
+    var options = ServeSettings()
+    configure(&options)
+    let server = ImageServer(options: options)
     var logger = Logger(label: "tally-server-test")
     logger.logLevel = .critical
+    let responder = CountingResponder(base: server.makeRouter().buildResponder(), routed: routed)
     let result: Result<Value, any Error>
     do {
         result = .success(
             try await runningLive(logger: logger) { onServerRunning in
                 Application(
-                    router: server.makeRouter(),
+                    responder: responder,
                     server: .http1ClosingWhenAsked(
-                        idleTimeout: .seconds(60),
-                        connections: ConnectionLimit(maximum: maxConnections, logger: logger)),
+                        idleTimeout: idleTimeout,
+                        connections: ConnectionLimit(maximum: maxConnections, logger: logger),
+                        cache: server.responses),
                     configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                     onServerRunning: onServerRunning,
                     logger: logger)
@@ -37,6 +45,23 @@ func withLiveServer<Value: Sendable>(
     }
     try await server.raster.shutdown()
     return try result.get()
+}
+
+/// The request-targets that reached the router, in order.
+final class RoutedTargets: Sendable {
+    private let targets = NIOLockedValueBox<[String]>([])
+    func append(_ target: String) { targets.withLockedValue { $0.append(target) } }
+    var all: [String] { targets.withLockedValue { $0 } }
+}
+
+/// The router, noting each target it is asked for.
+struct CountingResponder<Base: HTTPResponder>: HTTPResponder {
+    let base: Base
+    let routed: RoutedTargets?
+    func respond(to request: Request, context: Base.Context) async throws -> Response {
+        routed?.append(request.uri.description)
+        return try await base.respond(to: request, context: context)
+    }
 }
 
 /// `body` on a thread of its own: socket reads block, and an in-process server's request
