@@ -17,14 +17,16 @@ package struct FNV1a: Sendable {
     package var value: UInt64
 
     /// A hash of nothing yet, from FNV's offset basis or another start (a second, independent lane).
-    package init(offsetBasis: UInt64 = FNV1a.offsetBasis) { value = offsetBasis }
+    @inlinable package init(offsetBasis: UInt64 = FNV1a.offsetBasis) { value = offsetBasis }
 
     /// Adds one byte.
-    @inline(__always)
+    // Inlinable: the modules that hash (SVG ids, tags) are others, and a call per byte cost
+    // ten times the byte's own work.
+    @inlinable @inline(__always)
     package mutating func add(_ byte: UInt8) { value = (value ^ UInt64(byte)) &* Self.prime }
 
     /// Adds bytes in order.
-    package mutating func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    @inlinable package mutating func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         for byte in bytes { add(byte) }
     }
 }
