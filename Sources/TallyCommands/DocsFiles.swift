@@ -228,26 +228,6 @@ enum DocumentFiles {
         }
         return same ? .same : .different
     }
-
-    /// At most `limit` bytes and one more (so a file that grew reads as different), or nil on
-    /// an error.
-    static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
-            count = 0
-            while count < buffer.count {
-                let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                if got == 0 { return }
-                count += got
-            }
-        }
-        return failed ? nil : bytes
-    }
 }
 
 /// `errno`'s words; a file past `ulimit -f` is "file too large" (SIGXFSZ is ignored in
@@ -427,7 +407,7 @@ final class DocsTargets {
         let descriptor = withPath(name) { openat(folder, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else { throw refuse(errorText(errno)) }
         defer { close(descriptor) }
-        guard let head = DocumentFiles.readAll(descriptor, limit: TallyImage.headLength - 1),
+        guard let head = readAll(descriptor, limit: TallyImage.headLength - 1),
             TallyImage.recognises(head)
         else {
             throw refuse("it is there and is not an image tally wrote; move it, or give -o another name")

@@ -17,16 +17,14 @@ package struct FNV1a: Sendable {
     package var value: UInt64
 
     /// A hash of nothing yet, from FNV's offset basis or another start (a second, independent lane).
-    @inlinable package init(offsetBasis: UInt64 = FNV1a.offsetBasis) { value = offsetBasis }
+    package init(offsetBasis: UInt64 = FNV1a.offsetBasis) { value = offsetBasis }
 
     /// Adds one byte.
-    // Inlinable: the modules that hash (SVG ids, tags) are others, and a call per byte cost
-    // ten times the byte's own work.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func add(_ byte: UInt8) { value = (value ^ UInt64(byte)) &* Self.prime }
 
     /// Adds bytes in order.
-    @inlinable package mutating func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    package mutating func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         for byte in bytes { add(byte) }
     }
 }

@@ -9,15 +9,8 @@ package enum AllowedCores {
         let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var text: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            text += chunk[..<got]
-            if text.count > 1 << 20 { return nil }
-        }
+        // The file is a few KB; one past 64 KiB is not the one described here.
+        guard let text = readAll(descriptor, limit: 65_536), text.count <= 65_536 else { return nil }
         return count(status: text)
     }
 

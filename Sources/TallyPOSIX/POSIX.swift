@@ -116,3 +116,23 @@ package func connectUnixSocket(_ path: [UInt8]) -> Int32 {
     }
     return descriptor
 }
+
+/// At most `limit` bytes of a descriptor and one more (so a file that grew, or one longer than
+/// expected, reads as more than `limit`), or nil on an error.
+package func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+        count = 0
+        while count < buffer.count {
+            let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            if got < 0 {
+                if errno == EINTR { continue }
+                failed = true
+                return
+            }
+            if got == 0 { return }
+            count += got
+        }
+    }
+    return failed ? nil : bytes
+}
