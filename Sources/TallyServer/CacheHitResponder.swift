@@ -51,12 +51,14 @@ final class CacheHitResponder<Key: Hashable & Sendable>: ChannelDuplexHandler, R
             }
             withRouter += 1
             context.fireChannelRead(data)
-        case .body, .end:
+        case .body:
+            if !answered { context.fireChannelRead(data) }
+        case .end:
             if answered {
-                if case .end = unwrapInboundIn(data) { answered = false }
-                return
+                answered = false
+            } else {
+                context.fireChannelRead(data)
             }
-            context.fireChannelRead(data)
         }
     }
 
