@@ -19,7 +19,7 @@ SWIFTPM = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SHLVL -u OLDPWD -u _ SWIFT_
 TALLY  = .build/debug/tally
 
 .PHONY: all deps test-deps build demo check test test-sanitize api-compare example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep \
-	test-step-example-snapshots test-step-example-library test-step-example-docs test-step-without-cairo \
+	test-step-server-and-docs test-step-reference test-step-example-snapshots test-step-example-library test-step-example-docs test-step-without-cairo \
 	sanitize-address-run sanitize-thread-build sanitize-thread-a sanitize-thread-b
 
 all: build
@@ -73,31 +73,47 @@ check: deps
 	TALLY_CHECK=1 $(SWIFTPM) test --skip-build
 
 # The suites that time how fast the server recovers (SPEC §6, the server's limits) run after
-# the rest, alone: beside the whole suite on two cores, the wait they measure is the machine's.
+# the rest, in a process of their own: beside the whole suite on two cores, the wait they
+# measure is the machine's. (Beside DocC's one core, below, it is not.)
 ALONE = DescriptorExhaustionTests
 # The server's in-process suites run after the rest, among themselves: beside the CPU-bound
 # property suites on the two threads of the test pool, their servers' tasks waited 160 to 200 s
 # for a turn, past their 120 s time limits, which then fired now and then.
 SERVER_TESTS = TallyServerTests
+# The test bundle run as `swift test --skip-build` runs it (it builds nothing and sets nothing
+# the tests read), without SwiftPM's lock on the build folder, so a suite can run beside a
+# SwiftPM command on the same folder (DocC, the man page). On Linux the bundle is a program;
+# elsewhere it is not, and the two take turns through SwiftPM.
+ifeq ($(shell uname),Linux)
+TEST_BUNDLE = .build/debug/tallyPackageTests.xctest --testing-library swift-testing
+else
+TEST_BUNDLE = $(SWIFTPM) test --skip-build
+endif
 
 test: test-deps
 	@$(STEP) "lint" $(MAKE) --no-print-directory lint
 	@$(STEP) "build: debug, the tests" $(SWIFTPM) build $(TESTS)
 	@$(STEP) "api-check" $(MAKE) --no-print-directory api-compare
 	@$(STEP) "suite" $(SWIFTPM) test --skip-build --skip '$(ALONE)|$(SERVER_TESTS)'
-	@$(STEP) "suite: $(SERVER_TESTS)" $(SWIFTPM) test --skip-build --filter '$(SERVER_TESTS)' --skip '$(ALONE)'
-	@$(STEP) "suite: $(ALONE) alone" $(SWIFTPM) test --skip-build --filter '$(ALONE)'
+	@# Two at a time (SIDE_BY_SIDE, below), where one alone leaves a core idle: the server's
+	@# suites and the checks of the docs (about one core) beside DocC and the man page (one core,
+	@# SwiftPM's); then the builds of their own folders, whose planning, linking and runs leave
+	@# a core idle.
+	@$(SIDE_BY_SIDE) test-step-server-and-docs test-step-reference
+	@$(SIDE_BY_SIDE) test-step-example-snapshots test-step-example-library
+	@$(SIDE_BY_SIDE) test-step-example-docs test-step-without-cairo
+	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
+
+test-step-server-and-docs:
+	@$(STEP) "suite: $(SERVER_TESTS)" $(TEST_BUNDLE) --filter '$(SERVER_TESTS)' --skip '$(ALONE)'
+	@$(STEP) "suite: $(ALONE)" $(TEST_BUNDLE) --filter '$(ALONE)'
 	@$(STEP) "readme-check" bash -c 'scripts/readme-check --self-test && scripts/readme-check'
 	@# Every picture of the README and docs/ is what tally draws now, and the example package
 	@# keeps its own through the command plugin (example-docs).
 	@$(STEP) "docs --check" $(TALLY) docs --check $(DOCUMENTS)
-	@# Builds of their own folders, two at a time (SIDE_BY_SIDE, below): SwiftPM's planning,
-	@# linking and the examples' runs leave a core idle.
-	@$(SIDE_BY_SIDE) test-step-example-snapshots test-step-example-library
-	@$(SIDE_BY_SIDE) test-step-example-docs test-step-without-cairo
+test-step-reference:
 	@$(STEP) "docs (DocC)" $(MAKE) --no-print-directory docs
 	@$(STEP) "man" $(MAKE) --no-print-directory man
-	@grep -q "tally render 137" share/man/tally.1 && echo "man page: share/man/tally.1 shows the examples"
 
 test-step-example-snapshots:
 	@$(STEP) "example: SnapshotExample" $(MAKE) --no-print-directory example-snapshots

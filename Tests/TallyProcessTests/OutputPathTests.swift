@@ -182,12 +182,21 @@ import Testing
                 ]
                 process.standardError = FileHandle.nullDevice
                 try process.run()
-                // Killed once a few files are there, at a different moment each time.
+                // Killed once a few files are there, at a different moment each time, or after
+                // 20 s. Watched on a thread of its own: a `Task.sleep` on the test pool, busy
+                // with the rest of the suite, resumed seconds late, and the batch drew on for a
+                // minute of CPU before the kill.
                 let wanted = 2 + attempt * 3
-                for _ in 0..<3000 where process.isRunning && Self.entries(directory).count < wanted {
-                    try await Task.sleep(for: .milliseconds(2))
+                let pid = process.processIdentifier
+                await onAThread { [directory] in
+                    let deadline = ContinuousClock.now + .seconds(20)
+                    while ContinuousClock.now < deadline && Self.entries(directory).count < wanted
+                        && kill(pid, 0) == 0
+                    {
+                        usleep(2_000)
+                    }
+                    kill(pid, SIGKILL)
                 }
-                kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 let names = Self.entries(directory).map { String(decoding: $0, as: UTF8.self) }
                 #expect(!names.isEmpty, "the batch had started")

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import TallyOptions
 import TallyPOSIX
+import TallyTestSupport
 @testable import TallyServer
 import Testing
 

@@ -115,7 +115,7 @@ func cpuSeconds(of pid: Int32) throws -> Double {
 /// The sweep's descriptor exhaustion: the real server under `ulimit -n 64`, with 100 idle
 /// connections held, neither spins nor stops answering once they close.
 @Suite(
-    .serialized, .processTimeLimit(minutes: 2), .runsTallysThreads,
+    .processTimeLimit(minutes: 2), .runsTallysThreads,
     .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc to read the server's CPU"),
     // NIO's event loops take three descriptors each, one loop per processor: past 12 of them, 64
     // descriptors do not start a server at all.

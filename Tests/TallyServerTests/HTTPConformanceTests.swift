@@ -64,14 +64,6 @@ struct CountingResponder<Base: HTTPResponder>: HTTPResponder {
     }
 }
 
-/// `body` on a thread of its own: socket reads block, and an in-process server's request
-/// handlers need the cooperative threads meanwhile.
-func onAThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: body()) }
-    }
-}
-
 /// `rawExchange` on a thread of its own. A server that answers at all answers within a second;
 /// 30 s is for a machine whose cores are taken by other builds (a 10 s limit failed there on a
 /// request the server did answer), and a server that never answers still fails.

@@ -7,6 +7,7 @@ import NIOCore
 import NIOEmbedded
 import ServiceLifecycle
 import TallyPOSIX
+import TallyTestSupport
 
 // The two clients the server's tests talk through: one that hands a request to the router in
 // process (no sockets), and one that speaks HTTP/1.1 to a `tally serve` process over loopback.

@@ -307,3 +307,13 @@ public struct SeededGenerator: RandomNumberGenerator {
         return state ^ (state >> 33)
     }
 }
+
+/// `body` on a thread of its own, for a wait that blocks or must keep time: socket reads, an
+/// in-process server's handlers needing the cooperative threads meanwhile, or a watch on a
+/// process that must react within milliseconds while the test pool's threads are busy with
+/// other suites (a `Task.sleep` there can resume seconds late).
+public func onAThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
