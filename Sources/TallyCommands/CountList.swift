@@ -27,11 +27,15 @@ struct CountList: Sendable {
         return TallyCount(exactly: ranges[low].lowerBound + (index - starts[low]))!
     }
 
-    private mutating func append(_ range: ClosedRange<UInt64>, source: String) throws(CommandFailure) {
+    /// - Parameter source: what the message names if the range is one too many; built only then
+    ///   (a list of a million lines appends a million times).
+    private mutating func append(_ range: ClosedRange<UInt64>, source: @autoclosure () -> String)
+        throws(CommandFailure)
+    {
         let size = range.upperBound - range.lowerBound + 1
         guard total <= Self.maximumTotal, size <= Self.maximumTotal - total else {
             throw .usage(
-                "\(source) makes the batch more than \(Words.grouped(Self.maximumTotal)) files; split it into smaller batches"
+                "\(source()) makes the batch more than \(Words.grouped(Self.maximumTotal)) files; split it into smaller batches"
             )
         }
         // A count or range right after the last one extends it: a list of a million consecutive
@@ -79,7 +83,7 @@ struct CountList: Sendable {
                 try list.appendLines(try readFile(path), source: "'\(Values.printable(path))'")
             } else {
                 for token in argument.split(separator: ",", omittingEmptySubsequences: false) {
-                    try list.appendToken(String(token), source: "count")
+                    try list.appendToken(String(token), line: nil)
                 }
             }
         }
@@ -92,7 +96,8 @@ struct CountList: Sendable {
     /// One count or range a line, in one pass over the bytes: `#` starts a comment, spaces,
     /// tabs and carriage returns around a token are ignored, blank lines skipped; `\n`, `\r\n`
     /// and a lone `\r` end a line; a UTF-8 byte order mark at the start (as some Windows editors
-    /// write) is skipped. No line is copied but the tokens themselves.
+    /// write) is skipped. No line is copied but the tokens themselves, and a line's name for a
+    /// message ("standard input line 7:") is made only for a message.
     mutating func appendLines(_ bytes: [UInt8], source: String) throws(CommandFailure) {
         var line = 1
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -101,13 +106,16 @@ struct CountList: Sendable {
             // One line: from `index` to the next line end.
             let start = index
             while index < count && bytes[index] != 0x0A && bytes[index] != 0x0D { index += 1 }
-            var end = index
-            if let hash = bytes[start..<end].firstIndex(of: 0x23) { end = hash }
-            var first = start
-            while first < end && Self.isBlank(bytes[first]) { first += 1 }
-            while end > first && Self.isBlank(bytes[end - 1]) { end -= 1 }
-            if first < end {
-                try appendToken(String(decoding: bytes[first..<end], as: UTF8.self), source: "\(source) line \(line):")
+            // An empty line, the most common blank, is passed over without a look inside.
+            if index > start {
+                var end = index
+                if let hash = bytes[start..<end].firstIndex(of: 0x23) { end = hash }
+                var first = start
+                while first < end && Self.isBlank(bytes[first]) { first += 1 }
+                while end > first && Self.isBlank(bytes[end - 1]) { end -= 1 }
+                if first < end {
+                    try appendToken(String(decoding: bytes[first..<end], as: UTF8.self), line: (source, line))
+                }
             }
             if index < count && bytes[index] == 0x0D && index + 1 < count && bytes[index + 1] == 0x0A { index += 1 }
             index += 1
@@ -127,12 +135,14 @@ struct CountList: Sendable {
         return nil
     }
 
-    private mutating func appendToken(_ token: String, source: String) throws(CommandFailure) {
+    /// One item: of the command line (`line` nil), or of a list's line (its source and number).
+    private mutating func appendToken(_ token: String, line: (source: String, number: Int)?) throws(CommandFailure) {
         // A plain count, the common case of a long list, without building any message.
         if let count = try? TallyCount(parsing: token) {
             try append(count.value...count.value, source: "count '\(Values.printable(token))'")
             return
         }
+        let source = line.map { "\($0.source) line \($0.number):" } ?? "count"
         let what = source == "count" ? "count" : "\(source) count"
         let rangeWhat = (source == "count" ? "" : source + " ") + "range '\(Values.printable(token))': count"
         if token == "thresholds" {
