@@ -34,8 +34,22 @@ extension Mark {
     /// This mark on the pixel grid, as `TallyScene.snapToPixels` describes.
     fileprivate mutating func snap(to grid: PixelGrid, pixelsPerUnit: Double) {
         if kind.isFilled {
+            // A filled rectangle's sides meet end to start, as a path's do below: a start
+            // identical to the last end is moved once (a partial cell's dots are hundreds of
+            // one-pixel squares).
+            var last: (from: Point, to: Point)?
             for index in segments.indices {
-                segments[index] = Segment(grid.edge(segments[index].start), grid.edge(segments[index].end))
+                let (start, end) = (segments[index].start, segments[index].end)
+                let snappedStart: Point
+                if let last, last.from.x.bitPattern == start.x.bitPattern, last.from.y.bitPattern == start.y.bitPattern
+                {
+                    snappedStart = last.to
+                } else {
+                    snappedStart = grid.edge(start)
+                }
+                let snappedEnd = grid.edge(end)
+                segments[index] = Segment(snappedStart, snappedEnd)
+                last = (end, snappedEnd)
             }
             return
         }

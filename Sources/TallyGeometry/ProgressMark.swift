@@ -204,6 +204,15 @@ enum ProgressMark {
         return rects
     }
 
+    /// `outline(rect)` appended to `segments`, without an array of its own (a partial cell's
+    /// dots number in hundreds).
+    static func appendOutline(of rect: Rect, to segments: inout [Segment]) {
+        segments.append(Segment(rect.minX, rect.minY, rect.maxX, rect.minY))
+        segments.append(Segment(rect.maxX, rect.minY, rect.maxX, rect.maxY))
+        segments.append(Segment(rect.maxX, rect.maxY, rect.minX, rect.maxY))
+        segments.append(Segment(rect.minX, rect.maxY, rect.minX, rect.minY))
+    }
+
     /// A rectangle as four segments, clockwise from the top left, closing where it started.
     static func outline(_ rect: Rect) -> [Segment] {
         [

@@ -30,7 +30,7 @@ struct SceneBuilder {
     private(set) var marks: [Mark] = []
     /// Whether a complete twenty-five-unit may keep its gates under its cross; false inside a
     /// square being filled whose quarters' gates would make it outweigh a finished sibling
-    /// (`partialSquareKeepsGates`).
+    /// (`partialSquareKeepingGates`).
     private var keepsGates = true
 
     /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
@@ -66,12 +66,18 @@ struct SceneBuilder {
         guard rest > 0 else { return }
         let at = origin + placement.childOffset(level, complete)
         if detail.showsUnits(of: grandchild) {
-            if child.child?.shape == .quincunx, !partialSquareKeepsGates(child, count: rest, at: at) {
-                var light = self
-                light.keepsGates = false
-                light.marks = []
-                light.partial(child, count: rest, at: at, isFrame: false)
-                marks += light.marks
+            if child.child?.shape == .quincunx, keepsGates, case .automatic = detail {
+                // The square with its quarters' gates is drawn to weigh it, and kept where it
+                // may be (`partialSquareKeepingGates`); else drawn again without them.
+                if let filling = partialSquareKeepingGates(child, count: rest, at: at) {
+                    marks += filling
+                } else {
+                    var light = self
+                    light.keepsGates = false
+                    light.marks = []
+                    light.partial(child, count: rest, at: at, isFrame: false)
+                    marks += light.marks
+                }
             } else {
                 partial(child, count: rest, at: at, isFrame: false)
             }
@@ -154,17 +160,21 @@ struct SceneBuilder {
             max(Proportions.progressDotPeriod, Int((side / Proportions.partialCellDotsPerSide).rounded(.up)))
         }
         var dots = ProgressMark.cellDots(cell, clearOf: [], period: period(max(cell.width, cell.height)))
-        // Where a child's cell meets the unit's, their dots fall on the same pixels: one each.
-        var placed = Set(dots.map { SIMD2($0.minX, $0.minY) })
         let childCell = ProgressMark.cellPixels(placement.cellSize(child), pixelsPerUnit)
         // Every child's cell is the same size, so the same dots, moved.
         let childDots = ProgressMark.cellDots(
             childCell, clearOf: [], period: period(max(childCell.width, childCell.height)))
+        // Where a child's cell meets the unit's, their dots fall on the same pixels: one each.
+        // A dot is a whole pixel of the unit's cell (at most `Viewport.maximumSide` a side), so
+        // its two coordinates pack into one integer, cheaper to hash than the two Doubles.
+        func key(_ x: Double, _ y: Double) -> Int { Int(x) << 32 | Int(y) }
+        var placed = Set<Int>(minimumCapacity: dots.count + childDots.count * (level.childCount - firstEmpty))
+        for dot in dots { placed.insert(key(dot.minX, dot.minY)) }
         for index in firstEmpty..<level.childCount {
             // Children sit at whole-pixel steps from the unit's corner (`Placement`).
             let offset = placement.childOffset(level, index)
             let (x, y) = ((offset.x * pixelsPerUnit).rounded(), (offset.y * pixelsPerUnit).rounded())
-            for dot in childDots where placed.insert(SIMD2(dot.minX + x, dot.minY + y)).inserted {
+            for dot in childDots where placed.insert(key(dot.minX + x, dot.minY + y)).inserted {
                 dots.append(Rect(minX: dot.minX + x, minY: dot.minY + y, width: 1, height: 1))
             }
         }
@@ -172,32 +182,37 @@ struct SceneBuilder {
         var segments: [Segment] = []
         segments.reserveCapacity(4 * dots.count)
         for dot in dots {
-            segments += ProgressMark.outline(
-                Rect(
+            ProgressMark.appendOutline(
+                of: Rect(
                     minX: origin.x + dot.minX / pixelsPerUnit, minY: origin.y + dot.minY / pixelsPerUnit,
-                    width: 1 / pixelsPerUnit, height: 1 / pixelsPerUnit))
+                    width: 1 / pixelsPerUnit, height: 1 / pixelsPerUnit),
+                to: &segments)
         }
         return Mark(
             kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments,
             opacity: Proportions.progressOpacity)
     }
 
-    /// SPEC §2, "Weight follows quantity": whether a square being filled inside a larger
-    /// structure, drawn with its children, may keep its complete quarters' gates and still carry
+    /// A square being filled inside a larger structure, drawn with its complete quarters' gates,
+    /// where it may keep them; nil where it may not (drawn once, to weigh, and kept).
+    ///
+    /// SPEC §2, "Weight follows quantity": whether such a square may keep the gates and still carry
     /// no more ink than a finished sibling (its box and cross). Where the gates' strokes are
     /// closer than a legible gap, the pen floor widens each to a pixel and a quarter's five gates
     /// are a grey smudge heavier than its cross: three such quarters outweighed a finished
     /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters are their
     /// crosses alone, as a twenty-five-unit too small for its gates is, and the square's extent
     /// and share still show (its dots, the quarter being filled).
-    private func partialSquareKeepsGates(_ level: UnitLevel, count: UInt64, at origin: Point) -> Bool {
-        guard case .automatic(let pixelsPerUnit) = detail, keepsGates else { return true }
+    private func partialSquareKeepingGates(_ level: UnitLevel, count: UInt64, at origin: Point) -> [Mark]? {
+        guard case .automatic(let pixelsPerUnit) = detail else { return nil }
         var filling = SceneBuilder(detail: detail, placement: placement)
         filling.partial(level, count: count, at: origin, isFrame: false)
         var finished = SceneBuilder(detail: detail, placement: placement)
         finished.complete(level, at: origin, isFrame: false)
-        return ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
+        let keeps =
+            ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
             <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
+        return keeps ? filling.marks : nil
     }
 
     /// Whether a complete twenty-five-unit's gates stand at least
