@@ -270,16 +270,18 @@ package struct Inset: Sendable {
                 Point(corner.x + point.x * enlargement, corner.y + point.y * enlargement)
             }
             let detail = Detail.automatic(pixelsPerUnit: copy.pixelsPerUnit)
-            marks += SceneBuilder.marks(count: copy.count, frame: copy.level, detail: detail, placement: placement).map
-            {
-                mark in
-                var moved = mark
-                moved.width *= enlargement
-                moved.segments = mark.segments.map {
-                    Segment(move($0.start), move($0.end), control: $0.control.map(move))
+            // Moved in place: the builder's marks and their segments are this copy's alone, so
+            // no mark's segments are copied (a copy's partial cells hold hundreds of dots).
+            var copied = SceneBuilder.marks(count: copy.count, frame: copy.level, detail: detail, placement: placement)
+            for markIndex in copied.indices {
+                copied[markIndex].width *= enlargement
+                for index in copied[markIndex].segments.indices {
+                    let segment = copied[markIndex].segments[index]
+                    copied[markIndex].segments[index] = Segment(
+                        move(segment.start), move(segment.end), control: segment.control.map(move))
                 }
-                return moved
             }
+            marks += copied
             let there = placement.cellSize(copy.level)
             var frames: [Segment] = []
             for (origin, size) in [place, (corner, Point(there.x * enlargement, there.y * enlargement))] {
