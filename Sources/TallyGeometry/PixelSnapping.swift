@@ -33,35 +33,21 @@ extension TallyScene {
 extension Mark {
     /// This mark on the pixel grid, as `TallyScene.snapToPixels` describes.
     fileprivate mutating func snap(to grid: PixelGrid, pixelsPerUnit: Double) {
+        let odd: Bool
         if kind.isFilled {
-            // A filled rectangle's sides meet end to start, as a path's do below: a start
-            // identical to the last end is moved once (a partial cell's dots are hundreds of
-            // one-pixel squares).
-            var last: (from: Point, to: Point)?
-            for index in segments.indices {
-                let (start, end) = (segments[index].start, segments[index].end)
-                let snappedStart: Point
-                if let last, last.from.x.bitPattern == start.x.bitPattern, last.from.y.bitPattern == start.y.bitPattern
-                {
-                    snappedStart = last.to
-                } else {
-                    snappedStart = grid.edge(start)
-                }
-                let snappedEnd = grid.edge(end)
-                segments[index] = Segment(snappedStart, snappedEnd)
-                last = (end, snappedEnd)
+            // A filled rectangle's corners go to pixel edges, where an even pen's centre goes.
+            odd = false
+        } else {
+            let pen = PixelRounding.pen(width * pixelsPerUnit)
+            let axisAligned = segments.allSatisfy {
+                $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y)
             }
-            return
+            if axisAligned { width = pen / pixelsPerUnit }
+            odd = PixelRounding.isOdd(pen)
         }
-        let pen = PixelRounding.pen(width * pixelsPerUnit)
-        let axisAligned = segments.allSatisfy {
-            $0.control == nil && ($0.start.x == $0.end.x || $0.start.y == $0.end.y)
-        }
-        if axisAligned { width = pen / pixelsPerUnit }
-        let odd = PixelRounding.isOdd(pen)
-        // A path's segments meet end to start (a box's four sides): a start identical to the
-        // last end (bit for bit, so -0 and NaN are not mistaken) snaps to the same place, so it
-        // is moved once.
+        // A path's segments meet end to start (a box's four sides, a filled rectangle's, each of
+        // a partial cell's hundreds of dots): a start identical to the last end (bit for bit, so
+        // -0 and NaN are not mistaken) snaps to the same place, so it is moved once.
         var last: (from: Point, to: Point)?
         for index in segments.indices {
             let (start, end) = (segments[index].start, segments[index].end)
@@ -71,6 +57,8 @@ extension Mark {
                 segments[index].start = grid.centre(start, odd: odd)
             }
             segments[index].end = grid.centre(end, odd: odd)
+            // A filled rectangle's sides are straight.
+            if kind.isFilled { segments[index].control = nil }
             last = (end, segments[index].end)
         }
     }
@@ -82,12 +70,6 @@ private struct PixelGrid {
     let scale: Double
     /// The layout point at the image's top left corner.
     let origin: Point
-
-    /// A point moved to the nearest pixel edge.
-    @inline(__always)
-    func edge(_ point: Point) -> Point {
-        Point(snap(point.x, origin.x, odd: false), snap(point.y, origin.y, odd: false))
-    }
 
     /// A point moved to where a pen's centre puts its edges on pixel edges: a pixel's middle
     /// for an odd pen, an edge for an even one.
