@@ -142,9 +142,10 @@ struct CountList: Sendable {
             try append(count.value...count.value, source: "count '\(Values.printable(token))'")
             return
         }
-        let source = line.map { "\($0.source) line \($0.number):" } ?? "count"
-        let what = source == "count" ? "count" : "\(source) count"
-        let rangeWhat = (source == "count" ? "" : source + " ") + "range '\(Values.printable(token))': count"
+        // "standard input line 7: " before a list's item; nothing before the command line's.
+        let place = line.map { "\($0.source) line \($0.number): " } ?? ""
+        let what = place + "count"
+        let rangeWhat = place + "range '\(Values.printable(token))': count"
         if token == "thresholds" {
             for count in TallyCount.thresholds { try append(count.value...count.value, source: "thresholds") }
             return
@@ -155,7 +156,7 @@ struct CountList: Sendable {
             let high = try Values.count(String(decoding: utf8[(dots + 3)...], as: UTF8.self), what: rangeWhat)
             guard low <= high else {
                 throw .usage(
-                    "\(source == "count" ? "" : source + " ")range '\(Values.printable(token))' runs backwards; write the smaller count first"
+                    "\(place)range '\(Values.printable(token))' runs backwards; write the smaller count first"
                 )
             }
             try append(low.value...high.value, source: "range '\(Values.printable(token))'")
