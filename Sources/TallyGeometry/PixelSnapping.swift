@@ -33,8 +33,9 @@ extension TallyScene {
 extension Mark {
     /// This mark on the pixel grid, as `TallyScene.snapToPixels` describes.
     fileprivate mutating func snap(to grid: PixelGrid, pixelsPerUnit: Double) {
+        let filled = kind.isFilled
         let odd: Bool
-        if kind.isFilled {
+        if filled {
             // A filled rectangle's corners go to pixel edges, where an even pen's centre goes.
             odd = false
         } else {
@@ -58,7 +59,7 @@ extension Mark {
             }
             segments[index].end = grid.centre(end, odd: odd)
             // A filled rectangle's sides are straight.
-            if kind.isFilled { segments[index].control = nil }
+            if filled && segments[index].control != nil { segments[index].control = nil }
             last = (end, segments[index].end)
         }
     }
