@@ -17,6 +17,18 @@ SWIFT ?= swift
 # their own again (TallyProcess), so what they check still holds whatever the order of a Set.
 SWIFTPM = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SHLVL -u OLDPWD -u _ SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT)
 TALLY  = .build/debug/tally
+# One compile job a module, not swift-driver's default of one per core: each job parses the
+# whole module again and type-checks what its files use of it, so two jobs and the separate
+# job that emits the module did that work three times over. SwiftPM already builds modules side
+# by side. A fresh debug build of the tests took 297 s of CPU against 331 s and 350 s (fresh
+# clones, one after another); `swift build -Xswiftc -wmo` cannot link, and `-c release -Onone`
+# (one job, whole module) took 297 s too. Every SwiftPM command on a build folder passes it, as
+# a command with other flags plans that folder anew and recompiles all of it.
+ONE_JOB = -Xswiftc -driver-batch-count -Xswiftc 1
+# A new build folder starts from the package's resolved dependencies (scripts/seed-scratch
+# says why): about 25 s of CPU saved for each of the sanitizers', the examples' and the one
+# without Cairo.
+SEED = scripts/seed-scratch .build
 
 .PHONY: all deps test-deps build demo check test test-sanitize api-compare example-snapshots example-library example-docs format lint api-check api-baseline fuzz snapshots docs-images completions man bench bench-serve bench-compare release readme-check install docs test-without-cairo clean sweep \
 	test-step-server-and-docs test-step-reference test-step-example-snapshots test-step-example-library test-step-example-docs test-step-without-cairo \
@@ -31,7 +43,7 @@ test-deps:
 	@scripts/install-deps test
 
 build: deps
-	$(SWIFTPM) build --product tally
+	$(SWIFTPM) build $(ONE_JOB) --product tally
 
 # What the tests need and nothing more: the test bundle, and the tally and tally-server it runs.
 # `swift build --build-tests` builds every product of every package in the graph as well
@@ -69,8 +81,8 @@ check: deps
 	@# TALLY_CHECK is in the build's environment too: `swift test` with an environment other than
 	@# the last build's makes SwiftPM load the package anew, and the next build recompile tally
 	@# (SWIFTPM above), so make check's builds and tests share one environment.
-	TALLY_CHECK=1 $(SWIFTPM) build $(TESTS)
-	TALLY_CHECK=1 $(SWIFTPM) test --skip-build
+	TALLY_CHECK=1 $(SWIFTPM) build $(ONE_JOB) $(TESTS)
+	TALLY_CHECK=1 $(SWIFTPM) test $(ONE_JOB) --skip-build
 
 # The suites that time how fast the server recovers (SPEC §6, the server's limits) run after
 # the rest, in a process of their own: beside the whole suite on two cores, the wait they
@@ -87,14 +99,14 @@ SERVER_TESTS = TallyServerTests
 ifeq ($(shell uname),Linux)
 TEST_BUNDLE = .build/debug/tallyPackageTests.xctest --testing-library swift-testing
 else
-TEST_BUNDLE = $(SWIFTPM) test --skip-build
+TEST_BUNDLE = $(SWIFTPM) test $(ONE_JOB) --skip-build
 endif
 
 test: test-deps
 	@$(STEP) "lint" $(MAKE) --no-print-directory lint
-	@$(STEP) "build: debug, the tests" $(SWIFTPM) build $(TESTS)
+	@$(STEP) "build: debug, the tests" $(SWIFTPM) build $(ONE_JOB) $(TESTS)
 	@$(STEP) "api-check" $(MAKE) --no-print-directory api-compare
-	@$(STEP) "suite" $(SWIFTPM) test --skip-build --skip '$(ALONE)|$(SERVER_TESTS)'
+	@$(STEP) "suite" $(SWIFTPM) test $(ONE_JOB) --skip-build --skip '$(ALONE)|$(SERVER_TESTS)'
 	@# Two at a time (SIDE_BY_SIDE, below), where one alone leaves a core idle: the server's
 	@# suites and the checks of the docs (about one core) beside DocC and the man page (one core,
 	@# SwiftPM's); then the builds of their own folders, whose planning, linking and runs leave
@@ -126,22 +138,26 @@ test-step-without-cairo:
 
 # The example packages, each as a user's package would use tally (make test runs them).
 example-snapshots:
-	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test
+	@$(SEED) Examples/SnapshotExample/.build
+	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test $(ONE_JOB)
 
 example-library:
-	cd Examples/LibraryExample && $(SWIFTPM) run --quiet TallyLibraryExample
+	@$(SEED) Examples/LibraryExample/.build
+	@$(SEED) Examples/LibraryExample/.build-without-cairo
+	cd Examples/LibraryExample && $(SWIFTPM) run $(ONE_JOB) --quiet TallyLibraryExample
 	@# Once more with tally's Cairo trait off: it still runs, and links no Cairo (Linux: ldd).
 	@# --force-resolved-versions: the pins are the committed ones, never rewritten for the traits that are off.
-	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFTPM) run --quiet --force-resolved-versions --scratch-path .build-without-cairo TallyLibraryExample
+	cd Examples/LibraryExample && TALLY_WITHOUT_CAIRO=1 $(SWIFTPM) run $(ONE_JOB) --quiet --force-resolved-versions --scratch-path .build-without-cairo TallyLibraryExample
 	@if [ "$$(uname)" = Linux ]; then \
 	  if ldd Examples/LibraryExample/.build-without-cairo/debug/TallyLibraryExample | grep -q libcairo; then \
 	    echo "the library example links libcairo with the Cairo trait off" >&2; exit 1; \
 	  else echo "library example without Cairo: libcairo not linked"; fi; fi
 
 example-docs:
+	@$(SEED) Examples/DocsExample/.build
 	@# --check writes nothing, so it needs no permission (the plugin asks for it only to write).
-	cd Examples/DocsExample && $(SWIFTPM) package tally-docs --check
-	cd Examples/DocsExample && $(SWIFTPM) package tally-docs --help | grep -q "Default: README.md, docs/ and every .docc catalogue"
+	cd Examples/DocsExample && $(SWIFTPM) package $(ONE_JOB) tally-docs --check
+	cd Examples/DocsExample && $(SWIFTPM) package $(ONE_JOB) tally-docs --help | grep -q "Default: README.md, docs/ and every .docc catalogue"
 
 # swift-format (in the Swift toolchain) with the project's .swift-format: `make format` rewrites,
 # `make lint` (part of make test) fails on anything format would change or any rule it breaks.
@@ -159,12 +175,12 @@ lint:
 # is regenerated with `make api-baseline` and committed with it. The symbols are read from the
 # test build's compiled modules (scripts/api-baseline says why).
 api-baseline: deps
-	$(SWIFTPM) build $(TESTS)
+	$(SWIFTPM) build $(ONE_JOB) $(TESTS)
 	SWIFT=$(SWIFT) scripts/api-baseline .build/debug > api/public-api.txt
 	@echo "wrote api/public-api.txt ($$(wc -l < api/public-api.txt) public symbols)"
 
 api-check: deps
-	$(SWIFTPM) build $(TESTS)
+	$(SWIFTPM) build $(ONE_JOB) $(TESTS)
 	@$(MAKE) --no-print-directory api-compare
 
 # The comparison alone, on the modules the test build has made: make test runs it after that
@@ -246,14 +262,16 @@ TSAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyProcessTests,TallyServerTests $(SWIFT
 TSAN_RUNTIME_OPTIONS = halt_on_error=1:atexit_sleep_ms=0
 TSAN_SUITES_A = TallyServerTests|ClosedDescriptorTests
 TSAN_SUITES_B = BatchTests|DocsCommandTests|DocsSafetyTests|InterruptionTests|OutputPathTests
-TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=$(TSAN_RUNTIME_OPTIONS) $(TSAN_SWIFTPM) test --skip-build $(TSAN_BUILD)
+TSAN_RUN = env TALLY_SANITIZER=thread TSAN_OPTIONS=$(TSAN_RUNTIME_OPTIONS) $(TSAN_SWIFTPM) test $(ONE_JOB) --skip-build $(TSAN_BUILD)
 ifeq ($(shell uname),Linux)
 TSAN_HALF = env TALLY_SANITIZER=thread TSAN_OPTIONS=$(TSAN_RUNTIME_OPTIONS) .build/tsan/debug/tallyPackageTests.xctest --testing-library swift-testing
 else
 TSAN_HALF = $(TSAN_RUN)
 endif
 test-sanitize: test-deps
-	@$(STEP) "build: AddressSanitizer" $(ASAN_SWIFTPM) build $(TESTS) $(ASAN_BUILD)
+	@$(SEED) .build/asan
+	@$(SEED) .build/tsan
+	@$(STEP) "build: AddressSanitizer" $(ASAN_SWIFTPM) build $(ONE_JOB) $(TESTS) $(ASAN_BUILD)
 	@$(SIDE_BY_SIDE) sanitize-address-run sanitize-thread-build
 	@$(SIDE_BY_SIDE) sanitize-thread-a sanitize-thread-b
 	@$(STEP) "ThreadSanitizer: $(ALONE) alone" $(TSAN_HALF) --filter '$(ALONE)'
@@ -261,9 +279,9 @@ test-sanitize: test-deps
 sanitize-address-run:
 	@$(STEP) "AddressSanitizer: $(words $(subst |, ,$(ASAN_SUITES))) suites" env TALLY_SANITIZER=address \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp \
-	  $(ASAN_SWIFTPM) test --skip-build --no-parallel $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
+	  $(ASAN_SWIFTPM) test $(ONE_JOB) --skip-build --no-parallel $(ASAN_BUILD) --filter '$(ASAN_SUITES)'
 sanitize-thread-build:
-	@$(STEP) "build: ThreadSanitizer" $(TSAN_SWIFTPM) build $(TESTS) $(TSAN_BUILD)
+	@$(STEP) "build: ThreadSanitizer" $(TSAN_SWIFTPM) build $(ONE_JOB) $(TESTS) $(TSAN_BUILD)
 sanitize-thread-a:
 	@$(STEP) "ThreadSanitizer: $(TSAN_SUITES_A)" \
 	  $(TSAN_HALF) --no-parallel --filter '$(TSAN_SUITES_A)' --skip '$(ALONE)'
@@ -295,12 +313,12 @@ fuzz: deps
 # Records the reference outputs under Snapshots/ anew. A normal test run never records: a
 # missing or different reference fails it. Look at every changed file before committing.
 snapshots: test-deps
-	$(SWIFTPM) build $(TESTS)
-	SNAPSHOT_TESTING_RECORD=all $(SWIFTPM) test --skip-build --filter SnapshotTests
-	$(SWIFTPM) test --skip-build --filter SnapshotTests
+	$(SWIFTPM) build $(ONE_JOB) $(TESTS)
+	SNAPSHOT_TESTING_RECORD=all $(SWIFTPM) test $(ONE_JOB) --skip-build --filter SnapshotTests
+	$(SWIFTPM) test $(ONE_JOB) --skip-build --filter SnapshotTests
 	# The example package's references too (recording reports each one it writes as a failure).
-	cd Examples/SnapshotExample && (SNAPSHOT_TESTING_RECORD=all $(SWIFTPM) test >/dev/null 2>&1 || true) \
-		&& SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test
+	cd Examples/SnapshotExample && (SNAPSHOT_TESTING_RECORD=all $(SWIFTPM) test $(ONE_JOB) >/dev/null 2>&1 || true) \
+		&& SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test $(ONE_JOB)
 	$(MAKE) --no-print-directory docs-images
 
 # The pictures of README.md and docs/: each is a `tally docs` region (SPEC §8), redrawn here;
@@ -308,7 +326,7 @@ snapshots: test-deps
 DOCUMENTS = README.md docs
 docs-images: build
 	$(TALLY) docs $(DOCUMENTS)
-	cd Examples/DocsExample && $(SWIFTPM) package --allow-writing-to-package-directory tally-docs
+	cd Examples/DocsExample && $(SWIFTPM) package $(ONE_JOB) --allow-writing-to-package-directory tally-docs
 
 # Shell completion scripts, generated from the command definitions.
 completions: build
@@ -327,7 +345,7 @@ completions: build
 MAN_DATE ?= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then date -u -d "@$$SOURCE_DATE_EPOCH" +%F; else git log -1 --format=%cs 2>/dev/null || date -u +%F; fi)
 man: build
 	@mkdir -p share/man
-	$(SWIFTPM) build --product generate-manual
+	$(SWIFTPM) build $(ONE_JOB) --product generate-manual
 	.build/debug/generate-manual $(TALLY) --output-directory share/man --date $(MAN_DATE)
 	@echo "wrote share/man/tally.1 (man -l share/man/tally.1)"
 
@@ -354,16 +372,17 @@ bench-compare: deps
 # Only the test target of that suite is built (TALLY_TEST_TARGETS, Package.swift).
 NO_CAIRO_SWIFTPM = env TALLY_TEST_TARGETS=TallyProcessTests $(SWIFTPM)
 test-without-cairo: deps
-	$(NO_CAIRO_SWIFTPM) build $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
+	@$(SEED) .build-without-cairo
+	$(NO_CAIRO_SWIFTPM) build $(ONE_JOB) $(TESTS) --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo
 	@# Only what depends on the trait: the build, the refusals of PNG and PDF, SVG still drawn.
-	$(NO_CAIRO_SWIFTPM) test --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
+	$(NO_CAIRO_SWIFTPM) test $(ONE_JOB) --skip-build --disable-default-traits --force-resolved-versions --scratch-path .build-without-cairo --filter WithoutCairoTests
 	@if [ "$$(uname)" = Linux ] && ldd .build-without-cairo/debug/tally | grep -q libcairo; then \
 	  echo "tally links libcairo with the Cairo trait off" >&2; exit 1; fi
 
 # The DocC catalogue of the Tally library (Sources/Tally/Tally.docc), warnings as errors (part of
 # make test); the archive is under .build/plugins/Swift-DocC/outputs/.
 docs: deps
-	$(SWIFTPM) package generate-documentation --target Tally --warnings-as-errors >/dev/null
+	$(SWIFTPM) package $(ONE_JOB) generate-documentation --target Tally --warnings-as-errors >/dev/null
 	@echo "docs: the Tally catalogue builds without warnings (.build/plugins/Swift-DocC/outputs/Tally.doccarchive)"
 
 # Every shell example of README.md and docs/, run, and every relative link and anchor of them
@@ -401,5 +420,5 @@ clean:
 # labels at their edges, memory under ulimit -v, tally serve under ulimit -n with idle
 # connections held, raw-socket requests (scripts/sweep says each; docs/reference.md lists them).
 sweep: build
-	$(SWIFTPM) build --product tally-server
+	$(SWIFTPM) build $(ONE_JOB) --product tally-server
 	scripts/sweep $(TALLY)
