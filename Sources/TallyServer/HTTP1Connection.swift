@@ -81,11 +81,12 @@ extension HTTPServerBuilder {
 /// The parser's errors reached Hummingbird, which answered an empty 400 to all of them; here
 /// each gets its own status (`RequestError.answer`) and tally's one-line body, and so does a
 /// request whose Host fields are wrong (RFC 9112 §3.2: 400).
-final class ConnectionCloseMarker: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// Inbound only: its answers go out below the encoder (`RequestError.write`), so a response's
+/// writes and flush pass it by rather than through it.
+final class ConnectionCloseMarker: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
 
     /// The raw lines before the parser, which say what its errors were about.
     private let lines: RequestLineWatcher
