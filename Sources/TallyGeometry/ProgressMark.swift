@@ -215,9 +215,9 @@ enum ProgressMark {
 
     /// A rectangle as four segments, clockwise from the top left, closing where it started.
     static func outline(_ rect: Rect) -> [Segment] {
-        [
-            Segment(rect.minX, rect.minY, rect.maxX, rect.minY), Segment(rect.maxX, rect.minY, rect.maxX, rect.maxY),
-            Segment(rect.maxX, rect.maxY, rect.minX, rect.maxY), Segment(rect.minX, rect.maxY, rect.minX, rect.minY),
-        ]
+        var segments: [Segment] = []
+        segments.reserveCapacity(4)
+        appendOutline(of: rect, to: &segments)
+        return segments
     }
 }

@@ -66,10 +66,10 @@ struct SceneBuilder {
         guard rest > 0 else { return }
         let at = origin + placement.childOffset(level, complete)
         if detail.showsUnits(of: grandchild) {
-            if child.child?.shape == .quincunx, keepsGates, case .automatic = detail {
+            if child.child?.shape == .quincunx, keepsGates, case .automatic(let pixelsPerUnit) = detail {
                 // The square with its quarters' gates is drawn to weigh it, and kept where it
                 // may be (`partialSquareKeepingGates`); else drawn again without them.
-                if let filling = partialSquareKeepingGates(child, count: rest, at: at) {
+                if let filling = partialSquareKeepingGates(child, count: rest, at: at, pixelsPerUnit: pixelsPerUnit) {
                     marks += filling
                 } else {
                     var light = self
@@ -203,8 +203,9 @@ struct SceneBuilder {
     /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters are their
     /// crosses alone, as a twenty-five-unit too small for its gates is, and the square's extent
     /// and share still show (its dots, the quarter being filled).
-    private func partialSquareKeepingGates(_ level: UnitLevel, count: UInt64, at origin: Point) -> [Mark]? {
-        guard case .automatic(let pixelsPerUnit) = detail else { return nil }
+    private func partialSquareKeepingGates(
+        _ level: UnitLevel, count: UInt64, at origin: Point, pixelsPerUnit: Double
+    ) -> [Mark]? {
         var filling = SceneBuilder(detail: detail, placement: placement)
         filling.partial(level, count: count, at: origin, isFrame: false)
         var finished = SceneBuilder(detail: detail, placement: placement)
