@@ -20,9 +20,9 @@ TALLY  = .build/debug/tally
 # One compile job a module, not swift-driver's default of one per core: each job parses the
 # whole module again and type-checks what its files use of it, so two jobs and the separate
 # job that emits the module did that work three times over. SwiftPM already builds modules side
-# by side. A fresh debug build of the tests took 297 s of CPU against 331 s and 350 s (fresh
-# clones, one after another); `swift build -Xswiftc -wmo` cannot link, and `-c release -Onone`
-# (one job, whole module) took 297 s too. Every SwiftPM command on a build folder passes it, as
+# by side. A fresh debug build of the tests took 318 s of CPU (user and system) against 353 s
+# and 357 s (fresh clones, one after another); `swift build -Xswiftc -wmo` cannot link, and
+# `-c release -Onone` (one job, whole module) took 317 s. Every SwiftPM command on a build folder passes it, as
 # a command with other flags plans that folder anew and recompiles all of it.
 ONE_JOB = -Xswiftc -driver-batch-count -Xswiftc 1
 # A new build folder starts from the package's resolved dependencies (scripts/seed-scratch
