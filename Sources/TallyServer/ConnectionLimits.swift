@@ -60,29 +60,49 @@ final class ClosingAtOnce: ChannelInboundHandler, Sendable {
     }
 }
 
-/// Backs off from the listening socket while accepting fails for want of descriptors (EMFILE,
-/// ENFILE; ENOBUFS and ENOMEM too), as nginx and Go's net/http do: it stops watching the socket,
-/// waits 10 ms, doubling up to a second, and tries again. The condition is logged once per
-/// episode (from the first failure to the next connection accepted), not per attempt.
+/// Paces the listening socket, so the connections the server holds stay within the descriptors
+/// it has. It stops watching the socket (turns `autoRead` off) for two reasons, and watches it
+/// again when neither holds:
+///
+/// - **Too many accepted and not yet closed.** A connection beyond `--max-connections` is refused
+///   on its own event loop, after the listener's loop has accepted it, so under load the listener
+///   could accept a whole backlog before the refusals closed any, and use the 32 descriptors kept
+///   for files and then the last ones (EMFILE). At most `maximum + refusalsInFlight` accepted
+///   connections are open at once; the listener waits for one to close.
+/// - **Accepting failed for want of descriptors** (EMFILE, ENFILE; ENOBUFS and ENOMEM too), as
+///   nginx and Go's net/http do: it waits 10 ms, doubling up to a second, and tries again. The
+///   condition is logged once per episode (from the first failure to the next connection
+///   accepted), not per attempt.
 ///
 /// NIO's async bootstrap already puts an `AcceptBackoffHandler` on the listener, but that handler
 /// only delays the *next* `read()`, and on Linux none comes: a failed `accept` leaves the read
 /// pending, so the socket stays registered with level-triggered epoll, which reports the waiting
 /// connection again at once, and the event loop spins on `accept4` → EMFILE. Turning `autoRead`
 /// off unregisters the socket; turning it on again re-registers it.
-final class AcceptBackoff: ChannelInboundHandler {
-    typealias InboundIn = any Channel
-    typealias InboundOut = any Channel
+package final class AcceptPacing: ChannelInboundHandler {
+    package typealias InboundIn = any Channel
+    package typealias InboundOut = any Channel
 
     /// The first pause, and the longest.
     static let firstDelay = TimeAmount.milliseconds(10)
     static let longestDelay = TimeAmount.seconds(1)
+    /// Connections beyond `--max-connections` accepted and not yet closed, at most: a few, well
+    /// within the descriptors kept for files (`ServeSettings.reservedDescriptors`).
+    package static let refusalsInFlight = 8
 
     private let logger: Logger
+    /// Accepted connections open at once, at most.
+    private let mostOpen: Int
+    /// Connections accepted and not yet closed.
+    private var open = 0
     /// The next pause; nil outside an episode.
     private var delay: TimeAmount?
+    /// Whether a pause after a failed accept is running.
+    private var pausing = false
 
-    init(logger: Logger) {
+    /// Pacing for a listener whose connections are limited to `maximum` (`ConnectionLimit`).
+    package init(maximum: Int, logger: Logger) {
+        self.mostOpen = maximum + Self.refusalsInFlight
         self.logger = logger
     }
 
@@ -92,16 +112,28 @@ final class AcceptBackoff: ChannelInboundHandler {
         return [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if delay != nil {
             delay = nil
             logger.notice("accepting connections again")
         }
+        open += 1
+        // The connection closes on its own event loop; the count is this loop's.
+        let loop = context.eventLoop
+        let pacing = NIOLoopBound((self, context), eventLoop: loop)
+        Self.unwrapInboundIn(data).closeFuture.whenComplete { _ in
+            loop.execute {
+                let (handler, context) = pacing.value
+                handler.open -= 1
+                handler.watch(context)
+            }
+        }
+        watch(context)
         context.fireChannelRead(data)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard Self.isShortage(error), let options = context.channel.syncOptions else {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard Self.isShortage(error) else {
             context.fireErrorCaught(error)
             return
         }
@@ -114,11 +146,19 @@ final class AcceptBackoff: ChannelInboundHandler {
         delay = min(pause * 2, Self.longestDelay)
         // Not passed on: NIO's own AcceptBackoffHandler would delay the read after the next
         // accepted connection by a second.
-        try? options.setOption(ChannelOptions.autoRead, value: false)
-        let channel = context.channel
+        pausing = true
+        watch(context)
+        let paced = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         context.eventLoop.assumeIsolated().scheduleTask(in: pause) {
-            try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            let (handler, context) = paced.value
+            handler.pausing = false
+            handler.watch(context)
         }
+    }
+
+    /// Watches the listening socket, or stops, as the counts say (NIO acts only on a change).
+    private func watch(_ context: ChannelHandlerContext) {
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: !pausing && open < mostOpen)
     }
 }
 #endif

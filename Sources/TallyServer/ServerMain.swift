@@ -52,7 +52,7 @@ package enum ServerMain {
                 // First on the listener, to see accept errors before NIO's AcceptBackoffHandler.
                 channel.eventLoop.execute {
                     try? channel.pipeline.syncOperations.addHandler(
-                        AcceptBackoff(logger: listenerLogger), position: .first)
+                        AcceptPacing(maximum: maximum, logger: listenerLogger), position: .first)
                 }
                 // The first line on stdout names the address (the port, when --port 0 picked one).
                 let port = channel.localAddress?.port ?? options.port

@@ -1,5 +1,8 @@
 #if Server
 import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
 import TallyOptions
 import TallyPOSIX
 import TallyServer
@@ -114,6 +117,67 @@ func cpuSeconds(of pid: Int32) throws -> Double {
     }
 }
 
+/// The listener's pacing (SPEC §6, the server): it stops accepting while `--max-connections`
+/// and 8 more accepted connections are open, admitted or being refused on their own loops, and
+/// accepts again as soon as one of them closes; a failed accept for want of descriptors pauses it
+/// 10 ms, then 20 ms, and a connection accepted ends the episode.
+@Suite struct AcceptPacingTests {
+    /// The last `autoRead` the handler set on the listener (true while it set none).
+    func reading(_ listener: EmbeddedChannel) -> Bool {
+        listener.options.last { $0.option is ChannelOptions.Types.AutoReadOption }?.value as? Bool ?? true
+    }
+
+    @Test func theListenerWaitsWhileTooManyAcceptedConnectionsAreOpen() throws {
+        let listener = EmbeddedChannel()
+        try listener.pipeline.syncOperations.addHandler(AcceptPacing(maximum: 3, logger: Logger(label: "test")))
+        var accepted: [EmbeddedChannel] = []
+        for _ in 0..<11 {
+            #expect(reading(listener), "accepting below 3 + 8 open")
+            let connection = EmbeddedChannel()
+            accepted.append(connection)
+            try listener.writeInbound(connection as any Channel)
+        }
+        #expect(!reading(listener), "11 open: the listener waits")
+        // Accepted connections are passed on, each once.
+        for _ in 0..<11 { #expect(try listener.readInbound(as: (any Channel).self) != nil) }
+
+        try #require(accepted.count == 11)
+        try accepted[4].close().wait()
+        accepted[4].embeddedEventLoop.run()
+        #expect(!reading(listener), "the close is counted on the listener's loop, not before it runs")
+        listener.embeddedEventLoop.run()
+        #expect(reading(listener), "one closed: accepting again")
+        try listener.writeInbound(EmbeddedChannel() as any Channel)
+        #expect(!reading(listener))
+        for (index, connection) in accepted.enumerated() where index != 4 {
+            _ = try? connection.close().wait()
+            connection.embeddedEventLoop.run()
+        }
+        listener.embeddedEventLoop.run()
+        #expect(reading(listener))
+    }
+
+    @Test func aShortageOfDescriptorsPausesTheListener() throws {
+        let listener = EmbeddedChannel()
+        try listener.pipeline.syncOperations.addHandler(AcceptPacing(maximum: 100, logger: Logger(label: "test")))
+        listener.pipeline.fireErrorCaught(IOError(errnoCode: EMFILE, reason: "accept"))
+        #expect(!reading(listener))
+        listener.embeddedEventLoop.advanceTime(by: .milliseconds(9))
+        #expect(!reading(listener))
+        listener.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(reading(listener), "after 10 ms")
+        listener.pipeline.fireErrorCaught(IOError(errnoCode: EMFILE, reason: "accept"))
+        listener.embeddedEventLoop.advanceTime(by: .milliseconds(19))
+        #expect(!reading(listener), "the second pause is 20 ms")
+        listener.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(reading(listener))
+        // Any other error is passed on, and does not pause.
+        listener.pipeline.fireErrorCaught(IOError(errnoCode: ECONNABORTED, reason: "accept"))
+        #expect(reading(listener))
+        #expect(throws: IOError.self) { try listener.throwIfErrorCaught() }
+    }
+}
+
 /// The sweep's descriptor exhaustion: the real server under `ulimit -n 64`, with 100 idle
 /// connections held, neither spins nor stops answering once they close.
 @Suite(
@@ -143,8 +207,10 @@ struct DescriptorExhaustionTests {
         #expect(held.allSatisfy { $0 >= 0 }, "100 connections made (the backlog holds those not accepted)")
         try await Task.sleep(for: .seconds(1))
         let pid = server.process.processIdentifier
+        try #require(server.process.isRunning, "the server ended: \(server.endedWith)")
         let before = try cpuSeconds(of: pid)
         try await Task.sleep(for: .seconds(3))
+        try #require(server.process.isRunning, "the server ended: \(server.endedWith)")
         let used = try cpuSeconds(of: pid) - before
         #expect(used <= (underSanitizer ? 0.15 : 0.05) * 3, "\(used) s of CPU in 3 s")
         #expect(server.process.isRunning)

@@ -74,6 +74,12 @@ final class RunningServer: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// How an ended server ended, and what it logged: for a failure's message.
+    var endedWith: String {
+        let how = process.terminationReason == .uncaughtSignal ? "signal" : "status"
+        return "\(how) \(process.terminationStatus); log: \(logLines.joined(separator: " | "))"
+    }
+
     var logLines: [String] {
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
