@@ -42,6 +42,45 @@ package final class ConnectionLimit: Sendable {
         channel.closeFuture.whenComplete { [state] _ in state.withLockedValue { $0.open -= 1 } }
         return true
     }
+
+    /// Sets up the listening channel for this limit, once it listens (Hummingbird's
+    /// `onServerRunning`): `AcceptPacing` first, to see accept errors before NIO's
+    /// `AcceptBackoffHandler`, and `ConnectionFailureGuard` after NIO's accept handler.
+    package func prepare(listener channel: any Channel) async {
+        let maximum = maximum
+        let logger = logger
+        try? await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(AcceptPacing(maximum: maximum, logger: logger), position: .first)
+            // NIO names its accept handler; the tests look it up by the same name.
+            let accepting = try pipeline.context(name: ConnectionFailureGuard.acceptHandlerName)
+            try pipeline.addHandler(ConnectionFailureGuard(logger: logger), position: .after(accepting.handler))
+        }.get()
+    }
+}
+
+/// Keeps one connection's failure from ending the server. NIO's accept handler closes a
+/// connection whose set-up failed and reports the error on the listener, and Hummingbird's accept
+/// loop ends on any error that reaches it, and the server with it (Hummingbird passes over the
+/// one such error it knows, on macOS only). Here the error is logged, and the server goes on. A
+/// listener that fails itself is closed by NIO, which ends the loop all the same, and `tally
+/// serve` then exits with a message (SPEC §6).
+final class ConnectionFailureGuard: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    /// The name NIO's `ServerBootstrap` gives its accept handler.
+    package static let acceptHandlerName = "AcceptHandler"
+
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.error("a connection failed before it was served: \(ServerMain.describe(error))")
+    }
 }
 
 /// Closes its connection as soon as it is active, reading nothing: a connection beyond

@@ -49,11 +49,7 @@ package enum ServerMain {
             onServerRunning: { channel in
                 // Logged once listening: a start that fails says one line, its error.
                 listenerLogger.info("\(limits)")
-                // First on the listener, to see accept errors before NIO's AcceptBackoffHandler.
-                channel.eventLoop.execute {
-                    try? channel.pipeline.syncOperations.addHandler(
-                        AcceptPacing(maximum: maximum, logger: listenerLogger), position: .first)
-                }
+                await connections.prepare(listener: channel)
                 // The first line on stdout names the address (the port, when --port 0 picked one).
                 let port = channel.localAddress?.port ?? options.port
                 _ = writeFully(STDOUT_FILENO, Array("tally serve: listening on http://\(options.host):\(port)/\n".utf8))

@@ -1,6 +1,8 @@
 #if Server
 import Foundation
+import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import TallyOptions
@@ -175,6 +177,43 @@ func cpuSeconds(of pid: Int32) throws -> Double {
         listener.pipeline.fireErrorCaught(IOError(errnoCode: ECONNABORTED, reason: "accept"))
         #expect(reading(listener))
         #expect(throws: IOError.self) { try listener.throwIfErrorCaught() }
+    }
+}
+
+/// A connection whose set-up fails is that connection's failure, never the server's (SPEC §6,
+/// the server): NIO reports it on the listener, from its accept handler, and on Linux nothing
+/// before `ConnectionLimit.prepare(listener:)` stopped it there from ending the accept loop.
+@Suite(.processTimeLimit(minutes: 2), .runsTallysThreads) struct ConnectionFailureTests {
+    @Test func aConnectionsFailedSetUpLeavesTheServerAnswering() async throws {
+        var logger = Logger(label: "tally-server-test")
+        logger.logLevel = .critical
+        let server = ImageServer(options: ServeSettings())
+        let connections = ConnectionLimit(maximum: 64, logger: logger)
+        let listener = NIOLockedValueBox<(any Channel)?>(nil)
+        defer { Task { try? await server.raster.shutdown() } }
+        try await runningLive(logger: logger) { onServerRunning in
+            Application(
+                router: server.makeRouter(),
+                server: .http1ClosingWhenAsked(idleTimeout: .seconds(60), connections: connections),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in
+                    await connections.prepare(listener: channel)
+                    listener.withLockedValue { $0 = channel }
+                    await onServerRunning(channel)
+                },
+                logger: logger)
+        } body: { port in
+            let channel = try #require(listener.withLockedValue { $0 })
+            // As NIO's accept handler reports a connection it closed because its set-up failed.
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.context(name: "AcceptHandler")
+                    .fireErrorCaught(ChannelError.ioOnClosedChannel)
+            }.get()
+            for _ in 0..<3 {
+                let (response, _) = await exchange(port: port, "GET /healthz HTTP/1.0\r\n\r\n", seconds: 10)
+                #expect(response.hasPrefix("HTTP/1.1 200 "), "the server still answers: \(response)")
+            }
+        }
     }
 }
 

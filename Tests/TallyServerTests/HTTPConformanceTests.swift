@@ -24,6 +24,7 @@ func withLiveServer<Value: Sendable>(
     var logger = Logger(label: "tally-server-test")
     logger.logLevel = .critical
     let responder = CountingResponder(base: server.makeRouter().buildResponder(), routed: routed)
+    let connections = ConnectionLimit(maximum: maxConnections, logger: logger)
     let result: Result<Value, any Error>
     do {
         result = .success(
@@ -31,11 +32,13 @@ func withLiveServer<Value: Sendable>(
                 Application(
                     responder: responder,
                     server: .http1ClosingWhenAsked(
-                        idleTimeout: idleTimeout,
-                        connections: ConnectionLimit(maximum: maxConnections, logger: logger),
-                        cache: server.responses),
+                        idleTimeout: idleTimeout, connections: connections, cache: server.responses),
                     configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                    onServerRunning: onServerRunning,
+                    onServerRunning: { listener in
+                        // The listener as `tally serve` sets it up.
+                        await connections.prepare(listener: listener)
+                        await onServerRunning(listener)
+                    },
                     logger: logger)
             } body: { port in
                 try await body(port)
