@@ -190,30 +190,36 @@ func cpuSeconds(of pid: Int32) throws -> Double {
         let server = ImageServer(options: ServeSettings())
         let connections = ConnectionLimit(maximum: 64, logger: logger)
         let listener = NIOLockedValueBox<(any Channel)?>(nil)
-        defer { Task { try? await server.raster.shutdown() } }
-        try await runningLive(logger: logger) { onServerRunning in
-            Application(
-                router: server.makeRouter(),
-                server: .http1ClosingWhenAsked(idleTimeout: .seconds(60), connections: connections),
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    await connections.prepare(listener: channel)
-                    listener.withLockedValue { $0 = channel }
-                    await onServerRunning(channel)
-                },
-                logger: logger)
-        } body: { port in
-            let channel = try #require(listener.withLockedValue { $0 })
-            // As NIO's accept handler reports a connection it closed because its set-up failed.
-            try await channel.eventLoop.submit {
-                try channel.pipeline.syncOperations.context(name: "AcceptHandler")
-                    .fireErrorCaught(ChannelError.ioOnClosedChannel)
-            }.get()
-            for _ in 0..<3 {
-                let (response, _) = await exchange(port: port, "GET /healthz HTTP/1.0\r\n\r\n", seconds: 10)
-                #expect(response.hasPrefix("HTTP/1.1 200 "), "the server still answers: \(response)")
+        var failure: (any Error)?
+        do {
+            try await runningLive(logger: logger) { onServerRunning in
+                Application(
+                    router: server.makeRouter(),
+                    server: .http1ClosingWhenAsked(idleTimeout: .seconds(60), connections: connections),
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { channel in
+                        await connections.prepare(listener: channel)
+                        listener.withLockedValue { $0 = channel }
+                        await onServerRunning(channel)
+                    },
+                    logger: logger)
+            } body: { port in
+                let channel = try #require(listener.withLockedValue { $0 })
+                // As NIO's accept handler reports a connection it closed because its set-up failed.
+                try await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.context(name: "AcceptHandler")
+                        .fireErrorCaught(ChannelError.ioOnClosedChannel)
+                }.get()
+                for _ in 0..<3 {
+                    let (response, _) = await exchange(port: port, "GET /healthz HTTP/1.0\r\n\r\n", seconds: 10)
+                    #expect(response.hasPrefix("HTTP/1.1 200 "), "the server still answers: \(response)")
+                }
             }
+        } catch {
+            failure = error
         }
+        try await server.raster.shutdown()
+        if let failure { throw failure }
     }
 }
 
