@@ -49,13 +49,20 @@ package final class ConnectionLimit: Sendable {
     package func prepare(listener channel: any Channel) async {
         let maximum = maximum
         let logger = logger
-        try? await channel.eventLoop.submit {
+        let prepared = try? await channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
+            // NIO names its accept handler; the tests look it up by the same name. Looked up
+            // first, so that the listener is set up whole or not at all.
+            let accepting = try? pipeline.context(name: ConnectionFailureGuard.acceptHandlerName)
             try pipeline.addHandler(AcceptPacing(maximum: maximum, logger: logger), position: .first)
-            // NIO names its accept handler; the tests look it up by the same name.
-            let accepting = try pipeline.context(name: ConnectionFailureGuard.acceptHandlerName)
-            try pipeline.addHandler(ConnectionFailureGuard(logger: logger), position: .after(accepting.handler))
+            if let accepting {
+                try pipeline.addHandler(ConnectionFailureGuard(logger: logger), position: .after(accepting.handler))
+            }
+            return accepting != nil
         }.get()
+        if prepared != true {
+            logger.warning("the listener is not fully set up: a connection whose set-up fails may stop the server")
+        }
     }
 }
 
@@ -63,8 +70,8 @@ package final class ConnectionLimit: Sendable {
 /// connection whose set-up failed and reports the error on the listener, and Hummingbird's accept
 /// loop ends on any error that reaches it, and the server with it (Hummingbird passes over the
 /// one such error it knows, on macOS only). Here the error is logged, and the server goes on. A
-/// listener that fails itself is closed by NIO, which ends the loop all the same, and `tally
-/// serve` then exits with a message (SPEC §6).
+/// listener that fails itself is closed by NIO after the error has passed here, which ends the
+/// loop all the same, and `tally serve` then exits 74, saying that the listening socket closed.
 final class ConnectionFailureGuard: ChannelInboundHandler {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel
@@ -79,7 +86,11 @@ final class ConnectionFailureGuard: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        logger.error("a connection failed before it was served: \(ServerMain.describe(error))")
+        // A connection still being set up while the listener closes (a graceful stop) fails
+        // too, as expected.
+        logger.log(
+            level: context.channel.isActive ? .error : .debug,
+            "error on the listening socket: \(ServerMain.describe(error))")
     }
 }
 
@@ -117,10 +128,15 @@ final class ClosingAtOnce: ChannelInboundHandler, Sendable {
 /// only delays the *next* `read()`, and on Linux none comes: a failed `accept` leaves the read
 /// pending, so the socket stays registered with level-triggered epoll, which reports the waiting
 /// connection again at once, and the event loop spins on `accept4` → EMFILE. Turning `autoRead`
-/// off unregisters the socket; turning it on again re-registers it.
-package final class AcceptPacing: ChannelInboundHandler {
+/// off unregisters the socket; turning it on again re-registers it. A `read()` asked for while
+/// paused (NIO's backoff handler schedules one; NIO's async channel asks for more as Hummingbird
+/// takes connections) is held here, first on the listener, and passed on when the pause ends.
+/// The bound is soft by one wake-up's accepts: NIO accepts up to 4 in a read.
+package final class AcceptPacing: ChannelDuplexHandler {
     package typealias InboundIn = any Channel
     package typealias InboundOut = any Channel
+    package typealias OutboundIn = NIOAny
+    package typealias OutboundOut = NIOAny
 
     /// The first pause, and the longest.
     static let firstDelay = TimeAmount.milliseconds(10)
@@ -138,6 +154,10 @@ package final class AcceptPacing: ChannelInboundHandler {
     private var delay: TimeAmount?
     /// Whether a pause after a failed accept is running.
     private var pausing = false
+    /// Whether a `read()` was held while paused.
+    private var heldRead = false
+    /// Whether the listener waits, for either reason.
+    private var paused: Bool { pausing || open >= mostOpen }
 
     /// Pacing for a listener whose connections are limited to `maximum` (`ConnectionLimit`).
     package init(maximum: Int, logger: Logger) {
@@ -176,6 +196,8 @@ package final class AcceptPacing: ChannelInboundHandler {
             context.fireErrorCaught(error)
             return
         }
+        // A read held while paused cannot fail; this guards against a second timer all the same.
+        guard !pausing else { return }
         if delay == nil {
             logger.warning(
                 "cannot accept connections: \(ServerMain.describe(error)); waiting for descriptors to free up (see --max-connections)"
@@ -195,9 +217,22 @@ package final class AcceptPacing: ChannelInboundHandler {
         }
     }
 
-    /// Watches the listening socket, or stops, as the counts say (NIO acts only on a change).
+    package func read(context: ChannelHandlerContext) {
+        guard !paused else {
+            heldRead = true
+            return
+        }
+        context.read()
+    }
+
+    /// Watches the listening socket, or stops, as the counts say (NIO acts only on a change), and
+    /// passes on a read held while paused.
     private func watch(_ context: ChannelHandlerContext) {
-        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: !pausing && open < mostOpen)
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: !paused)
+        if !paused, heldRead {
+            heldRead = false
+            context.read()
+        }
     }
 }
 #endif

@@ -32,7 +32,7 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
     let cache: ResponseCache<ImageRequest>?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        let ready = channel.eventLoop.makeCompletedFuture { () throws -> Value in
             let pipeline = channel.pipeline.syncOperations
             guard connections.admit(channel) else {
                 try pipeline.addHandler(ClosingAtOnce())
@@ -50,6 +50,10 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
+        // NIO's async channel drops a connection whose set-up failed without closing it: closed
+        // here, it gives back its descriptor and its place among `--max-connections`.
+        ready.whenFailure { _ in channel.close(promise: nil) }
+        return ready
     }
 
     func handle(value asyncChannel: Value, logger: Logger) async {

@@ -63,7 +63,12 @@ package enum ServerMain {
             try await group.run()
         } catch {
             ServerLog.shared.flush()
-            reportError("cannot serve on \(options.host):\(options.port): \(describe(error))")
+            // The server's service ends of itself only when its listening socket has closed
+            // (the error, if any, is logged above).
+            let reason =
+                (error as? ServiceGroupError)?.errorCode == .serviceFinishedUnexpectedly
+                ? "the listening socket closed" : describe(error)
+            reportError("cannot serve on \(options.host):\(options.port): \(reason)")
             status = CommandFailure.Code.io.rawValue
         }
         try? await server.raster.shutdown()

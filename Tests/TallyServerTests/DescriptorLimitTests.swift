@@ -159,6 +159,42 @@ func cpuSeconds(of pid: Int32) throws -> Double {
         #expect(reading(listener))
     }
 
+    /// A `read()` asked for while paused (NIO's backoff handler and async channel ask for them
+    /// past `autoRead`) is held, and passed on once when the pause ends; a second shortage within
+    /// a pause neither shortens nor lengthens it.
+    @Test func readsWaitForThePauseToEnd() throws {
+        let listener = EmbeddedChannel()
+        let reads = ReadCounter()
+        try listener.pipeline.syncOperations.addHandler(reads)
+        try listener.pipeline.syncOperations.addHandler(AcceptPacing(maximum: 1, logger: Logger(label: "test")))
+        listener.read()
+        #expect(reads.count == 1)
+        listener.pipeline.fireErrorCaught(IOError(errnoCode: EMFILE, reason: "accept"))
+        listener.read()
+        listener.read()
+        #expect(reads.count == 1, "held while paused")
+        listener.embeddedEventLoop.advanceTime(by: .milliseconds(5))
+        listener.pipeline.fireErrorCaught(IOError(errnoCode: EMFILE, reason: "accept"))
+        listener.embeddedEventLoop.advanceTime(by: .milliseconds(5))
+        #expect(reads.count == 2, "one read passed on after 10 ms")
+        #expect(reading(listener))
+
+        // Full: 1 + 8 open.
+        var accepted: [EmbeddedChannel] = []
+        for _ in 0..<9 {
+            let connection = EmbeddedChannel()
+            accepted.append(connection)
+            try listener.writeInbound(connection as any Channel)
+        }
+        listener.read()
+        #expect(reads.count == 2, "held while full")
+        let first = try #require(accepted.first)
+        try first.close().wait()
+        first.embeddedEventLoop.run()
+        listener.embeddedEventLoop.run()
+        #expect(reads.count == 3, "passed on when one closes")
+    }
+
     @Test func aShortageOfDescriptorsPausesTheListener() throws {
         let listener = EmbeddedChannel()
         try listener.pipeline.syncOperations.addHandler(AcceptPacing(maximum: 100, logger: Logger(label: "test")))
@@ -177,6 +213,17 @@ func cpuSeconds(of pid: Int32) throws -> Double {
         listener.pipeline.fireErrorCaught(IOError(errnoCode: ECONNABORTED, reason: "accept"))
         #expect(reading(listener))
         #expect(throws: IOError.self) { try listener.throwIfErrorCaught() }
+    }
+}
+
+/// Counts the reads that reach it, on their way to the channel.
+final class ReadCounter: ChannelOutboundHandler {
+    typealias OutboundIn = NIOAny
+    private(set) var count = 0
+
+    func read(context: ChannelHandlerContext) {
+        count += 1
+        context.read()
     }
 }
 

@@ -136,7 +136,8 @@ import Testing
                     let response = try await client.execute(uri: uri, method: .get)
                     #expect(response.status == .ok, "\(uri): \(response.text)")
                     #expect(Array(response.bytes) == (try Self.commandLineBytes(uri)), "\(uri) after \(order)")
-                    tags[uri] = try #require(response.headers[.eTag])
+                    let tag: String = try #require(response.headers[.eTag])
+                    tags[uri] = tag
                 }
                 #expect(tags[first] != tags[second], "\(first) and \(second) are different images")
                 #expect(server.responses.count == 2, "each its own cache entry")
