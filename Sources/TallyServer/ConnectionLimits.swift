@@ -77,7 +77,7 @@ final class ConnectionFailureGuard: ChannelInboundHandler {
     typealias InboundOut = any Channel
 
     /// The name NIO's `ServerBootstrap` gives its accept handler.
-    package static let acceptHandlerName = "AcceptHandler"
+    static let acceptHandlerName = "AcceptHandler"
 
     private let logger: Logger
 
@@ -143,7 +143,7 @@ package final class AcceptPacing: ChannelDuplexHandler {
     static let longestDelay = TimeAmount.seconds(1)
     /// Connections beyond `--max-connections` accepted and not yet closed, at most: a few, well
     /// within the descriptors kept for files (`ServeSettings.reservedDescriptors`).
-    package static let refusalsInFlight = 8
+    static let refusalsInFlight = 8
 
     private let logger: Logger
     /// Accepted connections open at once, at most.

@@ -1,6 +1,5 @@
 #if Server
 import Foundation
-import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -129,32 +128,41 @@ func cpuSeconds(of pid: Int32) throws -> Double {
         listener.options.last { $0.option is ChannelOptions.Types.AutoReadOption }?.value as? Bool ?? true
     }
 
+    /// `count` new connections, each read by the listener as accepted.
+    func accept(_ count: Int, on listener: EmbeddedChannel) throws -> [EmbeddedChannel] {
+        try (0..<count).map { _ in
+            let connection = EmbeddedChannel()
+            try listener.writeInbound(connection as any Channel)
+            return connection
+        }
+    }
+
+    /// Closes `connection` on its own loop; the listener hears of it when its loop runs.
+    func close(_ connection: EmbeddedChannel) throws {
+        try connection.close().wait()
+        connection.embeddedEventLoop.run()
+    }
+
     @Test func theListenerWaitsWhileTooManyAcceptedConnectionsAreOpen() throws {
         let listener = EmbeddedChannel()
         try listener.pipeline.syncOperations.addHandler(AcceptPacing(maximum: 3, logger: Logger(label: "test")))
         var accepted: [EmbeddedChannel] = []
         for _ in 0..<11 {
             #expect(reading(listener), "accepting below 3 + 8 open")
-            let connection = EmbeddedChannel()
-            accepted.append(connection)
-            try listener.writeInbound(connection as any Channel)
+            accepted += try accept(1, on: listener)
         }
         #expect(!reading(listener), "11 open: the listener waits")
         // Accepted connections are passed on, each once.
         for _ in 0..<11 { #expect(try listener.readInbound(as: (any Channel).self) != nil) }
 
         try #require(accepted.count == 11)
-        try accepted[4].close().wait()
-        accepted[4].embeddedEventLoop.run()
+        try close(accepted[4])
         #expect(!reading(listener), "the close is counted on the listener's loop, not before it runs")
         listener.embeddedEventLoop.run()
         #expect(reading(listener), "one closed: accepting again")
-        try listener.writeInbound(EmbeddedChannel() as any Channel)
+        _ = try accept(1, on: listener)
         #expect(!reading(listener))
-        for (index, connection) in accepted.enumerated() where index != 4 {
-            _ = try? connection.close().wait()
-            connection.embeddedEventLoop.run()
-        }
+        for (index, connection) in accepted.enumerated() where index != 4 { try close(connection) }
         listener.embeddedEventLoop.run()
         #expect(reading(listener))
     }
@@ -180,17 +188,10 @@ func cpuSeconds(of pid: Int32) throws -> Double {
         #expect(reading(listener))
 
         // Full: 1 + 8 open.
-        var accepted: [EmbeddedChannel] = []
-        for _ in 0..<9 {
-            let connection = EmbeddedChannel()
-            accepted.append(connection)
-            try listener.writeInbound(connection as any Channel)
-        }
+        let accepted = try accept(9, on: listener)
         listener.read()
         #expect(reads.count == 2, "held while full")
-        let first = try #require(accepted.first)
-        try first.close().wait()
-        first.embeddedEventLoop.run()
+        try close(try #require(accepted.first))
         listener.embeddedEventLoop.run()
         #expect(reads.count == 3, "passed on when one closes")
     }
@@ -232,41 +233,20 @@ final class ReadCounter: ChannelOutboundHandler {
 /// before `ConnectionLimit.prepare(listener:)` stopped it there from ending the accept loop.
 @Suite(.processTimeLimit(minutes: 2), .runsTallysThreads) struct ConnectionFailureTests {
     @Test func aConnectionsFailedSetUpLeavesTheServerAnswering() async throws {
-        var logger = Logger(label: "tally-server-test")
-        logger.logLevel = .critical
-        let server = ImageServer(options: ServeSettings())
-        let connections = ConnectionLimit(maximum: 64, logger: logger)
         let listener = NIOLockedValueBox<(any Channel)?>(nil)
-        var failure: (any Error)?
-        do {
-            try await runningLive(logger: logger) { onServerRunning in
-                Application(
-                    router: server.makeRouter(),
-                    server: .http1ClosingWhenAsked(idleTimeout: .seconds(60), connections: connections),
-                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                    onServerRunning: { channel in
-                        await connections.prepare(listener: channel)
-                        listener.withLockedValue { $0 = channel }
-                        await onServerRunning(channel)
-                    },
-                    logger: logger)
-            } body: { port in
-                let channel = try #require(listener.withLockedValue { $0 })
-                // As NIO's accept handler reports a connection it closed because its set-up failed.
-                try await channel.eventLoop.submit {
-                    try channel.pipeline.syncOperations.context(name: "AcceptHandler")
-                        .fireErrorCaught(ChannelError.ioOnClosedChannel)
-                }.get()
-                for _ in 0..<3 {
-                    let (response, _) = await exchange(port: port, "GET /healthz HTTP/1.0\r\n\r\n", seconds: 10)
-                    #expect(response.hasPrefix("HTTP/1.1 200 "), "the server still answers: \(response)")
-                }
+        let keep: @Sendable (any Channel) -> Void = { channel in listener.withLockedValue { $0 = channel } }
+        try await withLiveServer(listening: keep) { port in
+            let channel = try #require(listener.withLockedValue { $0 })
+            // As NIO's accept handler reports a connection it closed because its set-up failed.
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.context(name: "AcceptHandler")
+                    .fireErrorCaught(ChannelError.ioOnClosedChannel)
+            }.get()
+            for _ in 0..<3 {
+                let (response, _) = await exchange(port: port, "GET /healthz HTTP/1.0\r\n\r\n", seconds: 10)
+                #expect(response.hasPrefix("HTTP/1.1 200 "), "the server still answers: \(response)")
             }
-        } catch {
-            failure = error
         }
-        try await server.raster.shutdown()
-        if let failure { throw failure }
     }
 }
 

@@ -12,10 +12,12 @@ import Testing
 /// Runs `body` with the port of an in-process server: the router of `ImageServer` behind the
 /// HTTP/1 channel `tally serve` uses (`HTTPServerBuilder.http1ClosingWhenAsked`, its response
 /// cache answering remembered targets before the router), on 127.0.0.1, quiet; then stops the
-/// raster threads. `routed`, when given, collects the targets that reached the router.
+/// raster threads. `routed`, when given, collects the targets that reached the router;
+/// `listening`, when given, gets the listening channel before `body` runs.
 func withLiveServer<Value: Sendable>(
     maxConnections: Int = 64, idleTimeout: TimeAmount = .seconds(60), routed: RoutedTargets? = nil,
     configure: (inout ServeSettings) -> Void = { _ in },
+    listening: (@Sendable (any Channel) -> Void)? = nil,
     _ body: @Sendable (Int) async throws -> Value
 ) async throws -> Value {
     var options = ServeSettings()
@@ -37,6 +39,7 @@ func withLiveServer<Value: Sendable>(
                     onServerRunning: { listener in
                         // The listener as `tally serve` sets it up.
                         await connections.prepare(listener: listener)
+                        listening?(listener)
                         await onServerRunning(listener)
                     },
                     logger: logger)
