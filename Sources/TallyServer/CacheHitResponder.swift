@@ -97,12 +97,20 @@ final class CacheHitResponder<Key: Hashable & Sendable>: ChannelDuplexHandler, R
             context.write(wrapOutboundOut(.body(sent.entry.body)), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        Self.record(
+            method: request.method, target: target, status: response.status.code,
+            length: response.headerFields[.contentLength], route: sent.route, since: start, logger: logger)
+    }
+
+    /// A cache hit's metrics and access line, as the router records a request's.
+    static func record(
+        method: HTTPRequest.Method, target: String, status: Int, length: String?, route: String,
+        since start: ContinuousClock.Instant, logger: Logger
+    ) {
         let elapsed = ContinuousClock.now - start
-        ServerMetrics.requests.record(
-            route: sent.route, method: request.method, status: response.status.code, elapsed)
+        ServerMetrics.requests.record(route: route, method: method, status: status, elapsed)
         logger.info(
-            "\(AccessLine.text(method: request.method, target: target, status: response.status.code, length: response.headerFields[.contentLength], elapsed: elapsed))"
-        )
+            "\(AccessLine.text(method: method, target: target, status: status, length: length, elapsed: elapsed))")
     }
 }
 
@@ -118,6 +126,18 @@ enum HTTPDate {
         return made.withLockedValue { made in
             if made.second != second { made = (second, format(second)) }
             return made.text
+        }
+    }
+
+    private static let madeLine = NIOLockedValueBox<(second: Int, line: ByteBuffer)>((-1, ByteBuffer()))
+
+    /// The Date field's line and the empty line that ends a response's header section, as bytes
+    /// for `RawCacheHitResponder`, made once a second.
+    static func line() -> ByteBuffer {
+        let second = time(nil)
+        return madeLine.withLockedValue { made in
+            if made.second != second { made = (second, ByteBuffer(string: "Date: \(format(second))\r\n\r\n")) }
+            return made.line
         }
     }
 

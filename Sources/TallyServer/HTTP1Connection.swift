@@ -9,9 +9,16 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import TallyOptions
 
-/// Hummingbird's HTTP/1 child channel, with three more handlers (`RequestLineWatcher` before the
-/// parser, `ConnectionCloseMarker` after it, and `CacheHitResponder` last, before the request
-/// loop) and a cap on connections (`ConnectionLimit`).
+/// Hummingbird's HTTP/1 child channel, with more handlers and a cap on connections
+/// (`ConnectionLimit`). In the order a request's bytes meet them:
+/// - `RawCacheHitResponder` answers a plain request for a remembered target from its bytes;
+/// - `RequestLineWatcher` watches the lines the parser reads;
+/// - NIO's parser and encoder, then `ConnectionCloseMarker`, which marks requests that close
+///   their connection and answers the parser's errors;
+/// - the conversion to HTTPTypes, then `ConnectionState` (Hummingbird's idle timeout and graceful
+///   stop, which also counts the requests answered from their bytes);
+/// - `CacheHitResponder` answers any other request for a remembered target, before the request
+///   loop.
 /// A request that does not keep its connection (HTTP/1.0 without `Connection: keep-alive`, or
 /// any request with `Connection: close`) is marked `Connection: close`, the one spelling
 /// Hummingbird's request loop stops on, so the server closes the connection after the response
@@ -45,8 +52,12 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(lines, position: .first)
             try pipeline.addHandler(ConnectionCloseMarker(lines: lines))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(idleTimeout), logger: logger))
-            if let cache { try pipeline.addHandler(CacheHitResponder(cache: cache, logger: logger)) }
+            let state = ConnectionState(idleTimeout: idleTimeout)
+            try pipeline.addHandler(state)
+            if let cache {
+                try pipeline.addHandler(RawCacheHitResponder(cache: cache, state: state, logger: logger), position: .first)
+                try pipeline.addHandler(CacheHitResponder(cache: cache, logger: logger))
+            }
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

@@ -262,7 +262,11 @@ enum RequestError {
     static func isHost(_ text: Substring) -> Bool {
         // Read as bytes: the Character view's classification cost 11K instructions a request
         // (BENCHMARKS.md, "tally serve"), and every byte allowed here is ASCII.
-        let bytes = text.utf8
+        isHost(bytes: text.utf8)
+    }
+
+    /// `isHost` on a field value's bytes, as a request's are read before the parser.
+    static func isHost<Bytes: BidirectionalCollection<UInt8>>(bytes: Bytes) -> Bool {
         if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
             let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
             guard !literal.isEmpty, literal.allSatisfy(isIPLiteralByte) else { return false }
@@ -298,7 +302,7 @@ enum RequestError {
     }
 
     /// `:digits`.
-    private static func isPort(_ bytes: Substring.UTF8View) -> Bool {
+    private static func isPort<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
         bytes.first == UInt8(ascii: ":")
             && bytes.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }

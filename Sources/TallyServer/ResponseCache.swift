@@ -41,10 +41,24 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         package let entry: Entry
         package let headers: HTTPFields
         package let route: String
+        /// The status line and the fields as NIO's HTTP/1.1 encoder writes them, the Date field
+        /// and the empty line not: what `RawCacheHitResponder` sends ahead of them.
+        let head: ByteBuffer
+        /// The Content-Length field's value, for the access line.
+        let length: String?
         package init(entry: Entry, headers: HTTPFields, route: String) {
             self.entry = entry
             self.headers = headers
             self.route = route
+            length = headers[.contentLength]
+            var head = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
+            for field in headers {
+                head.writeString(field.name.rawName)
+                head.writeString(": ")
+                head.writeString(field.value)
+                head.writeString("\r\n")
+            }
+            self.head = head
         }
         /// The bytes a target holds against the budget (its body is its entry's).
         func weight(target: String) -> Int { target.utf8.count + ResponseCache.targetWeight }

@@ -1,0 +1,261 @@
+#if Server
+import HTTPTypes
+import Logging
+import NIOCore
+import TallyPOSIX
+
+/// Answers a remembered target from the request's bytes, before the HTTP parser, when the
+/// request is of the plainest kind: one whole `GET` or `HEAD` in one read, HTTP/1.1, a good Host,
+/// and no field that asks for more than an answer (`PlainRequest`). That is what a browser, a
+/// README's image proxy and a load generator send, one request a read.
+///
+/// The answer is the bytes `CacheHitResponder` would have written through NIO's encoder: the
+/// status line and the router's fields as made when the target was remembered
+/// (`ResponseCache.Sent.head`), then the Date field, then the body. The request passes no parser,
+/// no conversion to HTTPTypes and no encoder, which was two thirds of a cached request's
+/// instructions (BENCHMARKS.md, "A cache hit before the parser").
+///
+/// It answers only when nothing else on the connection is under way (`ConnectionState.isIdle`),
+/// so answers keep the requests' order, and only while every byte the connection sent so far
+/// was whole plain requests (`PlainRequest.Reading.whole`): then the parser holds no part of a
+/// request, and a request it would read differently from this handler never reaches it here.
+/// The first read that is anything else (a body, a request split across reads, a field this
+/// reading does not take) turns it off for the rest of the connection, and everything goes the
+/// parser's way, as it did before this handler.
+final class RawCacheHitResponder<Key: Hashable & Sendable>: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let cache: ResponseCache<Key>
+    private let state: ConnectionState
+    private let logger: Logger
+    /// Whether every read so far was whole plain requests.
+    private var plainSoFar = true
+
+    init(cache: ResponseCache<Key>, state: ConnectionState, logger: Logger) {
+        self.cache = cache
+        self.state = state
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard plainSoFar else {
+            context.fireChannelRead(data)
+            return
+        }
+        let buffer = unwrapInboundIn(data)
+        switch buffer.withUnsafeReadableBytes({ PlainRequest.read($0) }) {
+        case .answerable(let request):
+            if state.isIdle, let sent = cache.sent(for: request.target) {
+                answer(request, sent: sent, context: context)
+                state.answeredBeforeParser()
+                return
+            }
+        case .whole:
+            break
+        case .other:
+            plainSoFar = false
+        }
+        context.fireChannelRead(data)
+    }
+
+    private func answer(_ request: PlainRequest, sent: ResponseCache<Key>.Sent, context: ChannelHandlerContext) {
+        let start = ContinuousClock.now
+        ServerMetrics.cacheHits.increment()
+        context.write(NIOAny(sent.head), promise: nil)
+        if request.method == .get {
+            context.write(NIOAny(HTTPDate.line()), promise: nil)
+            context.writeAndFlush(NIOAny(sent.entry.body), promise: nil)
+        } else {
+            context.writeAndFlush(NIOAny(HTTPDate.line()), promise: nil)
+        }
+        CacheHitResponder<Key>.record(
+            method: request.method, target: request.target, status: 200, length: sent.length, route: sent.route,
+            since: start, logger: logger)
+    }
+}
+
+/// One request read from its bytes when they are of the plainest kind (RFC 9112 §3, §5):
+///
+///     GET|HEAD SP origin-form SP "HTTP/1.1" CRLF
+///     *( field-name ":" OWS field-value OWS CRLF )
+///     CRLF
+///
+/// with the target's bytes those of RFC 3986's path and query (unreserved, percent signs,
+/// sub-delimiters, `: @ / ?`), field values of visible ASCII, spaces and tabs, and the whole no
+/// longer than the parser's limits. Every such request is one NIO's parser (llhttp) reads the
+/// same way, to the same end.
+struct PlainRequest: Equatable {
+    let method: HTTPRequest.Method
+    let target: String
+
+    enum Reading: Equatable {
+        /// One whole plain request, which a cache hit may answer.
+        case answerable(PlainRequest)
+        /// Whole plain requests, one or more, that only the router may answer: another method,
+        /// HTTP/1.0, a Connection, Expect, If-None-Match or Content-Length field, a bad or
+        /// missing Host (its 400 is the parser's way's), or more than one request.
+        case whole
+        /// Anything else: a part of a request, a body, a field or a byte this reading does not
+        /// take. The parser reads it, and what follows it.
+        case other
+    }
+
+    /// The longest read taken: well within the parser's limits on the request line and the
+    /// header section (`RequestError.limits`).
+    static let longest = 4096
+
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+        guard bytes.count <= longest, !bytes.isEmpty else { return .other }
+        var at = 0
+        var requests = 0
+        var answerable: PlainRequest?
+        while at < bytes.count {
+            guard let (request, end) = readOne(bytes, from: at) else { return .other }
+            requests += 1
+            answerable = request
+            at = end
+        }
+        if requests == 1, let answerable { return .answerable(answerable) }
+        return .whole
+    }
+
+    /// One whole request from `start`: the request when it is answerable, nil in the pair's first
+    /// place when it is whole but not, and where it ends; nil when it is not whole and plain.
+    private static func readOne(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (PlainRequest?, Int)? {
+        let count = bytes.count
+        var at = start
+        // The method: a token, then one space.
+        while at < count, RequestLineWatcher.isTokenByte(bytes[at]) { at += 1 }
+        guard at > start, at < count, bytes[at] == UInt8(ascii: " ") else { return nil }
+        let method: HTTPRequest.Method? =
+            switch at - start {
+            case 3 where bytes[start] == UInt8(ascii: "G") && bytes[start + 1] == UInt8(ascii: "E")
+                && bytes[start + 2] == UInt8(ascii: "T"): .get
+            case 4 where bytes[start] == UInt8(ascii: "H") && bytes[start + 1] == UInt8(ascii: "E")
+                && bytes[start + 2] == UInt8(ascii: "A") && bytes[start + 3] == UInt8(ascii: "D"): .head
+            default: nil
+            }
+        // CONNECT is answered by the parser's way, which closes the connection.
+        if at - start == 7 && bytes[start] == UInt8(ascii: "C") { return nil }
+        at += 1
+        // The target: origin-form, then one space.
+        let targetStart = at
+        guard at < count, bytes[at] == UInt8(ascii: "/") else { return nil }
+        while at < count, isTargetByte(bytes[at]) { at += 1 }
+        guard at < count, bytes[at] == UInt8(ascii: " ") else { return nil }
+        let targetEnd = at
+        at += 1
+        // The version, then the line's end.
+        guard at + 10 <= count, matches(bytes, at, "HTTP/1.") else { return nil }
+        let minor = bytes[at + 7]
+        guard minor == UInt8(ascii: "1") || minor == UInt8(ascii: "0"),
+            bytes[at + 8] == UInt8(ascii: "\r"), bytes[at + 9] == UInt8(ascii: "\n")
+        else { return nil }
+        at += 10
+        var answerable = method != nil && minor == UInt8(ascii: "1")
+        var hosts = 0
+        var goodHost = false
+        // The fields, up to the empty line.
+        while true {
+            guard at + 2 <= count else { return nil }
+            if bytes[at] == UInt8(ascii: "\r") {
+                guard bytes[at + 1] == UInt8(ascii: "\n") else { return nil }
+                at += 2
+                break
+            }
+            let nameStart = at
+            while at < count, RequestLineWatcher.isTokenByte(bytes[at]) { at += 1 }
+            guard at > nameStart, at < count, bytes[at] == UInt8(ascii: ":") else { return nil }
+            let nameEnd = at
+            at += 1
+            guard let base = bytes.baseAddress,
+                let carriageReturn = memchr(base + at, Int32(UInt8(ascii: "\r")), count - at)
+            else { return nil }
+            let lineEnd = base.distance(to: carriageReturn)
+            guard lineEnd + 1 < count, bytes[lineEnd + 1] == UInt8(ascii: "\n") else { return nil }
+            var valueStart = at
+            var valueEnd = lineEnd
+            while valueStart < valueEnd, isSpace(bytes[valueStart]) { valueStart += 1 }
+            while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+            for index in valueStart..<valueEnd where !isValueByte(bytes[index]) { return nil }
+            at = lineEnd + 2
+            switch field(bytes, nameStart, nameEnd) {
+            case .host:
+                hosts += 1
+                goodHost = RequestError.isHost(bytes: bytes[valueStart..<valueEnd])
+            case .leavesToRouter: answerable = false
+            case .mayHaveBody: return nil
+            case .other: break
+            }
+        }
+        guard answerable, hosts == 1, goodHost, let method else { return (nil, at) }
+        let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
+        return (PlainRequest(method: method, target: target), at)
+    }
+
+    private enum Field {
+        case host
+        /// A field the router, and not a cache hit, answers: `Connection` (the close),
+        /// `Expect` (a 100), `If-None-Match` (a 304).
+        case leavesToRouter
+        /// A field that may frame a body, or change the protocol: the parser's to read.
+        case mayHaveBody
+        case other
+    }
+
+    /// A field name, compared without case.
+    private static func field(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Field {
+        switch end - start {
+        case 4 where matchesLowercased(bytes, start, "host"): .host
+        case 10 where matchesLowercased(bytes, start, "connection"): .leavesToRouter
+        case 6 where matchesLowercased(bytes, start, "expect"): .leavesToRouter
+        case 13 where matchesLowercased(bytes, start, "if-none-match"): .leavesToRouter
+        case 14 where matchesLowercased(bytes, start, "content-length"): .mayHaveBody
+        case 17 where matchesLowercased(bytes, start, "transfer-encoding"): .mayHaveBody
+        case 7 where matchesLowercased(bytes, start, "upgrade"): .mayHaveBody
+        default: .other
+        }
+    }
+
+    private static func matches(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard start + count <= bytes.count else { return false }
+        let pointer = text.utf8Start
+        for index in 0..<count where bytes[start + index] != pointer[index] { return false }
+        return true
+    }
+
+    /// `text` is lowercase ASCII; the bytes may be of either case.
+    private static func matchesLowercased(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ text: StaticString)
+        -> Bool
+    {
+        let pointer = text.utf8Start
+        for index in 0..<text.utf8CodeUnitCount where bytes[start + index] | 0x20 != pointer[index] { return false }
+        return true
+    }
+
+    @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// Visible ASCII, a space or a tab (RFC 9110 §5.5, without obs-text).
+    @inline(__always) private static func isValueByte(_ byte: UInt8) -> Bool {
+        (0x20...0x7E).contains(byte) || byte == UInt8(ascii: "\t")
+    }
+
+    /// RFC 3986's pchar, `/` and `?`: unreserved, `%`, sub-delimiters, `:` and `@`.
+    @inline(__always) static func isTargetByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"),
+            UInt8(ascii: "/"), UInt8(ascii: "?"):
+            true
+        default: false
+        }
+    }
+}
+#endif
