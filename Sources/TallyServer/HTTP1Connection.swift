@@ -55,7 +55,8 @@ struct HTTP1Connection: ServerChildChannel, HTTPChannelHandler {
             let state = ConnectionState(idleTimeout: idleTimeout)
             try pipeline.addHandler(state)
             if let cache {
-                try pipeline.addHandler(RawCacheHitResponder(cache: cache, state: state, logger: logger), position: .first)
+                let raw = RawCacheHitResponder(cache: cache, state: state, logger: logger)
+                try pipeline.addHandler(raw, position: .first)
                 try pipeline.addHandler(CacheHitResponder(cache: cache, logger: logger))
             }
             return try NIOAsyncChannel(

@@ -6,7 +6,8 @@ import TallyPOSIX
 
 /// Answers a remembered target from the request's bytes, before the HTTP parser, when the
 /// request is of the plainest kind: one whole `GET` or `HEAD` in one read, HTTP/1.1, a good Host,
-/// and no field that asks for more than an answer (`PlainRequest`). That is what a browser, a
+/// and no field that asks for more than an answer (`PlainRequest`; `Connection: keep-alive` is
+/// taken, as browsers send it). That is what a browser, a
 /// README's image proxy and a load generator send, one request a read.
 ///
 /// The answer is the bytes `CacheHitResponder` would have written through NIO's encoder: the
@@ -77,7 +78,7 @@ final class RawCacheHitResponder<Key: Hashable & Sendable>: ChannelInboundHandle
 
 /// One request read from its bytes when they are of the plainest kind (RFC 9112 §3, §5):
 ///
-///     GET|HEAD SP origin-form SP "HTTP/1.1" CRLF
+///     ("GET" | "HEAD") SP origin-form SP "HTTP/1.1" CRLF
 ///     *( field-name ":" OWS field-value OWS CRLF )
 ///     CRLF
 ///
@@ -92,9 +93,9 @@ struct PlainRequest: Equatable {
     enum Reading: Equatable {
         /// One whole plain request, which a cache hit may answer.
         case answerable(PlainRequest)
-        /// Whole plain requests, one or more, that only the router may answer: another method,
-        /// HTTP/1.0, a Connection, Expect, If-None-Match or Content-Length field, a bad or
-        /// missing Host (its 400 is the parser's way's), or more than one request.
+        /// Whole plain requests, one or more, that only the router may answer: an Expect or
+        /// If-None-Match field, a bad or missing Host (its 400 is the parser's
+        /// way's), or more than one request.
         case whole
         /// Anything else: a part of a request, a body, a field or a byte this reading does not
         /// take. The parser reads it, and what follows it.
@@ -129,15 +130,15 @@ struct PlainRequest: Equatable {
         while at < count, RequestLineWatcher.isTokenByte(bytes[at]) { at += 1 }
         guard at > start, at < count, bytes[at] == UInt8(ascii: " ") else { return nil }
         let method: HTTPRequest.Method? =
-            switch at - start {
-            case 3 where bytes[start] == UInt8(ascii: "G") && bytes[start + 1] == UInt8(ascii: "E")
-                && bytes[start + 2] == UInt8(ascii: "T"): .get
-            case 4 where bytes[start] == UInt8(ascii: "H") && bytes[start + 1] == UInt8(ascii: "E")
-                && bytes[start + 2] == UInt8(ascii: "A") && bytes[start + 3] == UInt8(ascii: "D"): .head
-            default: nil
+            if at - start == 3 && matches(bytes, start, "GET") {
+                .get
+            } else if at - start == 4 && matches(bytes, start, "HEAD") {
+                .head
+            } else {
+                nil
             }
-        // CONNECT is answered by the parser's way, which closes the connection.
-        if at - start == 7 && bytes[start] == UInt8(ascii: "C") { return nil }
+        // The parser refuses methods it does not know, and a CONNECT closes the connection.
+        guard let method else { return nil }
         at += 1
         // The target: origin-form, then one space.
         let targetStart = at
@@ -148,12 +149,13 @@ struct PlainRequest: Equatable {
         at += 1
         // The version, then the line's end.
         guard at + 10 <= count, matches(bytes, at, "HTTP/1.") else { return nil }
-        let minor = bytes[at + 7]
-        guard minor == UInt8(ascii: "1") || minor == UInt8(ascii: "0"),
-            bytes[at + 8] == UInt8(ascii: "\r"), bytes[at + 9] == UInt8(ascii: "\n")
+        // HTTP/1.1 alone: an HTTP/1.0 request closes its connection unless it asks otherwise,
+        // and the parser reads nothing after a request that closes.
+        guard bytes[at + 7] == UInt8(ascii: "1"), bytes[at + 8] == UInt8(ascii: "\r"),
+            bytes[at + 9] == UInt8(ascii: "\n")
         else { return nil }
         at += 10
-        var answerable = method != nil && minor == UInt8(ascii: "1")
+        var answerable = true
         var hosts = 0
         var goodHost = false
         // The fields, up to the empty line.
@@ -183,21 +185,30 @@ struct PlainRequest: Equatable {
             switch field(bytes, nameStart, nameEnd) {
             case .host:
                 hosts += 1
-                goodHost = RequestError.isHost(bytes: bytes[valueStart..<valueEnd])
+                // As the parser gives it: without the spaces before, with those after (which
+                // make it no host).
+                goodHost = RequestError.isHost(bytes: bytes[valueStart..<lineEnd])
+            case .connection:
+                // Keeping the connection is what HTTP/1.1 does anyway; a close, an upgrade or a
+                // list of options is the parser's to read (nothing is read after a close).
+                guard valueEnd - valueStart == 10, matchesLowercased(bytes, valueStart, "keep-alive") else {
+                    return nil
+                }
             case .leavesToRouter: answerable = false
             case .mayHaveBody: return nil
             case .other: break
             }
         }
-        guard answerable, hosts == 1, goodHost, let method else { return (nil, at) }
+        guard answerable, hosts == 1, goodHost else { return (nil, at) }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
         return (PlainRequest(method: method, target: target), at)
     }
 
     private enum Field {
         case host
-        /// A field the router, and not a cache hit, answers: `Connection` (the close),
-        /// `Expect` (a 100), `If-None-Match` (a 304).
+        case connection
+        /// A field the router, and not a cache hit, answers: `Expect` (a 100), `If-None-Match`
+        /// (a 304).
         case leavesToRouter
         /// A field that may frame a body, or change the protocol: the parser's to read.
         case mayHaveBody
@@ -208,12 +219,14 @@ struct PlainRequest: Equatable {
     private static func field(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Field {
         switch end - start {
         case 4 where matchesLowercased(bytes, start, "host"): .host
-        case 10 where matchesLowercased(bytes, start, "connection"): .leavesToRouter
+        case 10 where matchesLowercased(bytes, start, "connection"): .connection
         case 6 where matchesLowercased(bytes, start, "expect"): .leavesToRouter
         case 13 where matchesLowercased(bytes, start, "if-none-match"): .leavesToRouter
         case 14 where matchesLowercased(bytes, start, "content-length"): .mayHaveBody
         case 17 where matchesLowercased(bytes, start, "transfer-encoding"): .mayHaveBody
         case 7 where matchesLowercased(bytes, start, "upgrade"): .mayHaveBody
+        // llhttp reads it as it reads Connection (a close, an upgrade).
+        case 16 where matchesLowercased(bytes, start, "proxy-connection"): .mayHaveBody
         default: .other
         }
     }
