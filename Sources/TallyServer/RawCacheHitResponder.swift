@@ -94,11 +94,11 @@ struct PlainRequest: Equatable {
         /// One whole plain request, which a cache hit may answer.
         case answerable(PlainRequest)
         /// Whole plain requests, one or more, that only the router may answer: an Expect or
-        /// If-None-Match field, a bad or missing Host (its 400 is the parser's
-        /// way's), or more than one request.
+        /// If-None-Match field, or more than one request.
         case whole
         /// Anything else: a part of a request, a body, a field or a byte this reading does not
-        /// take. The parser reads it, and what follows it.
+        /// take, or a request the parser's way answers and then closes the connection (HTTP/1.0,
+        /// `Connection: close`, a bad or missing Host). The parser reads it, and what follows it.
         case other
     }
 
@@ -199,7 +199,9 @@ struct PlainRequest: Equatable {
             case .other: break
             }
         }
-        guard answerable, hosts == 1, goodHost else { return (nil, at) }
+        // A bad or missing Host is answered 400 by the parser's way, which closes the connection.
+        guard hosts == 1, goodHost else { return nil }
+        guard answerable else { return (nil, at) }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
         return (PlainRequest(method: method, target: target), at)
     }

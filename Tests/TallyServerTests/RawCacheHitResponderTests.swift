@@ -28,6 +28,8 @@ import Testing
         "GET /a?b=c:d@e HTTP/1.1\r\nHost: [::1]:80\r\nAccept-Encoding: gzip,\tdeflate \r\n\r\n",
         "GET /1.svg HTTP/1.1\r\nHost: a\r\n\r\nGET /2.svg HTTP/1.1\r\nHost: a\r\n\r\n",
         "OPTIONS /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "GET /3.svg HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n\r\n",
+        "HEAD /4.svg HTTP/1.1\r\nHost: a\r\n\r\nGET /5.svg HTTP/1.1\r\nHost: b:1\r\nIf-None-Match: *\r\n\r\n",
     ]
     static let alphabet = Array(" \t\r\n:/%?#\"\\,;aZ0-_.Hh1".utf8) + [0, 0x7F, 0x80, 0xFF]
 
@@ -72,7 +74,7 @@ import Testing
             }
         }
         // The mutations reach all three readings, so each case above is checked many times.
-        #expect(counts.answerable > 2000 && counts.whole > 500 && counts.other > 2000, "\(counts)")
+        #expect(counts.answerable > 1500 && counts.whole > 500 && counts.other > 2000, "\(counts)")
     }
 
     /// The templates as written: which are answerable, which only whole.
@@ -86,7 +88,7 @@ import Testing
         #expect(readings[7] == .whole)
         #expect([2, 3, 4, 6, 10].allSatisfy { readings[$0] == .other })
         #expect(readings[8] == .answerable(PlainRequest(method: .get, target: "/a?b=c:d@e")))
-        #expect(readings[9] == .whole)
+        #expect(readings[9] == .whole && readings[11] == .whole && readings[12] == .whole)
         let split = Array(Self.templates[0].utf8.dropLast(2))
         #expect(split.withUnsafeBytes { PlainRequest.read($0) } == .other)
     }
@@ -210,6 +212,34 @@ import Testing
                 responses.map { $0.fields.first { $0.hasPrefix("Content-Type: ") } } == [
                     "Content-Type: image/png", "Content-Type: image/svg+xml",
                 ])
+        }
+    }
+
+    /// A request answered with a close (a bad Host: 400; `Connection: close`) ends the answers:
+    /// a plain request for a remembered target right behind it, in a write of its own, gets
+    /// nothing, as the parser's way gives it nothing.
+    @Test(arguments: ["Host: a b\r\n", "Host: 127.0.0.1\r\nConnection: close\r\n"])
+    func aRequestThatClosesEndsTheAnswers(fields: String) async throws {
+        try await withLiveServer { port in
+            _ = try await Self.closing(port, "GET", "/77.svg")
+            let first = "GET /77.svg HTTP/1.1\r\n\(fields)\r\n"
+            let bytes = await onAThread { () -> [UInt8] in
+                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                defer { close(descriptor) }
+                guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return [] }
+                _ = writeFully(descriptor, Array(first.utf8))
+                _ = writeFully(descriptor, Array(Self.plain("GET", "/77.svg").utf8))
+                var timeout = timeval(tv_sec: 30, tv_usec: 0)
+                setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                var received: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while case let count = read(descriptor, &buffer, buffer.count), count > 0 {
+                    received += buffer[..<count]
+                }
+                return received
+            }
+            let responses = try #require(RawResponse.split(bytes, methods: ["GET"]), "\(bytes.count) bytes")
+            #expect(responses.count == 1)
         }
     }
 
