@@ -19,8 +19,11 @@ import TallyPOSIX
 /// request with a body or a `Connection` or `Expect` field, and any request while one before it
 /// on the connection is still being answered, so responses keep the requests' order.
 ///
-/// It stands last before Hummingbird's request loop, behind `HTTPConnectionStateHandler`, which
-/// so sees every request and response (the idle timeout and a graceful stop count them).
+/// It stands last before Hummingbird's request loop, behind `ConnectionState`, which so sees
+/// every request and response (the idle timeout and a graceful stop count them). While the
+/// connection cannot take more bytes (a client that asks and does not read), requests go to the
+/// router, whose request loop waits for the writes, so the answers waiting to be sent stay
+/// bounded.
 final class CacheHitResponder<Key: Hashable & Sendable>: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -42,7 +45,7 @@ final class CacheHitResponder<Key: Hashable & Sendable>: ChannelDuplexHandler, R
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if withRouter == 0, let target = request.path, Self.mayAnswer(request),
+            if withRouter == 0, context.channel.isWritable, let target = request.path, Self.mayAnswer(request),
                 let sent = cache.sent(for: target)
             {
                 answered = true

@@ -26,7 +26,8 @@ final class ConnectionState: ChannelDuplexHandler, RemovableChannelHandler {
     private var isRequestBeingRead = false
     /// Whether a graceful stop asked for the close after the response in progress.
     private(set) var closesAfterResponse = false
-    private var lastActive = NIODeadline.now()
+    /// On the event loop's clock (`EventLoop.now`), which a test's loop moves by hand.
+    private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var isActive = false
     private var idleCheck: Scheduled<Void>?
     private var context: ChannelHandlerContext?
@@ -41,8 +42,9 @@ final class ConnectionState: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// A request answered whole before the parser: the connection was active now.
     func answeredBeforeParser() {
-        lastActive = .now()
-        if let context { scheduleIdleCheck(context, at: lastActive + idleTimeout) }
+        guard let context else { return }
+        lastActive = context.eventLoop.now
+        scheduleIdleCheck(context, at: lastActive + idleTimeout)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -67,7 +69,7 @@ final class ConnectionState: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActive = .now()
+        lastActive = context.eventLoop.now
         switch unwrapInboundIn(data) {
         case .head:
             isRequestBeingRead = true
@@ -93,7 +95,7 @@ final class ConnectionState: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        lastActive = .now()
+        lastActive = context.eventLoop.now
         scheduleIdleCheck(context, at: lastActive + idleTimeout)
         context.write(data, promise: promise)
     }
@@ -112,7 +114,8 @@ final class ConnectionState: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func becomeActive(_ context: ChannelHandlerContext) {
         isActive = true
-        scheduleIdleCheck(context, at: .now() + idleTimeout)
+        lastActive = context.eventLoop.now
+        scheduleIdleCheck(context, at: lastActive + idleTimeout)
     }
 
     /// One check at a time: a later activity moves `lastActive`, and the check looks again then.
@@ -130,7 +133,7 @@ final class ConnectionState: ChannelDuplexHandler, RemovableChannelHandler {
         // next check.
         if !isRequestBeingRead && requestsInProgress > 0 { return }
         let deadline = lastActive + idleTimeout
-        if NIODeadline.now() >= deadline {
+        if context.eventLoop.now >= deadline {
             context.close(promise: nil)
         } else {
             scheduleIdleCheck(context, at: deadline)

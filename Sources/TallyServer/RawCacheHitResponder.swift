@@ -17,7 +17,9 @@ import TallyPOSIX
 /// instructions (BENCHMARKS.md, "A cache hit before the parser").
 ///
 /// It answers only when nothing else on the connection is under way (`ConnectionState.isIdle`),
-/// so answers keep the requests' order, and only while every byte the connection sent so far
+/// so answers keep the requests' order; only while the connection can take more bytes, so a
+/// client that asks and does not read meets the router's back-pressure; and only while every
+/// byte the connection sent so far
 /// was whole plain requests (`PlainRequest.Reading.whole`): then the parser holds no part of a
 /// request, and a request it would read differently from this handler never reaches it here.
 /// The first read that is anything else (a body, a request split across reads, a field this
@@ -47,8 +49,10 @@ final class RawCacheHitResponder<Key: Hashable & Sendable>: ChannelInboundHandle
         let buffer = unwrapInboundIn(data)
         switch buffer.withUnsafeReadableBytes({ PlainRequest.read($0) }) {
         case .answerable(let request):
-            if state.isIdle, let sent = cache.sent(for: request.target) {
-                answer(request, sent: sent, context: context)
+            if state.isIdle, context.channel.isWritable, let sent = cache.sent(for: request.target),
+                let head = sent.head
+            {
+                answer(request, sent: sent, head: head, context: context)
                 state.answeredBeforeParser()
                 return
             }
@@ -60,10 +64,12 @@ final class RawCacheHitResponder<Key: Hashable & Sendable>: ChannelInboundHandle
         context.fireChannelRead(data)
     }
 
-    private func answer(_ request: PlainRequest, sent: ResponseCache<Key>.Sent, context: ChannelHandlerContext) {
+    private func answer(
+        _ request: PlainRequest, sent: ResponseCache<Key>.Sent, head: ByteBuffer, context: ChannelHandlerContext
+    ) {
         let start = ContinuousClock.now
         ServerMetrics.cacheHits.increment()
-        context.write(NIOAny(sent.head), promise: nil)
+        context.write(NIOAny(head), promise: nil)
         if request.method == .get {
             context.write(NIOAny(HTTPDate.line()), promise: nil)
             context.writeAndFlush(NIOAny(sent.entry.body), promise: nil)

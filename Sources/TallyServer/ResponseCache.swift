@@ -42,15 +42,24 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         package let headers: HTTPFields
         package let route: String
         /// The status line and the fields as NIO's HTTP/1.1 encoder writes them, the Date field
-        /// and the empty line not: what `RawCacheHitResponder` sends ahead of them.
-        let head: ByteBuffer
+        /// and the empty line not: what `RawCacheHitResponder` sends ahead of them. Nil unless
+        /// the fields frame the body by its length, as every image's do: the encoder would add
+        /// a chunked framing to others.
+        let head: ByteBuffer?
         /// The Content-Length field's value, for the access line.
         let length: String?
         package init(entry: Entry, headers: HTTPFields, route: String) {
+            self.init(entry: entry, headers: headers, route: route, head: Self.head(headers))
+        }
+        init(entry: Entry, headers: HTTPFields, route: String, head: ByteBuffer?) {
             self.entry = entry
             self.headers = headers
             self.route = route
+            self.head = head
             length = headers[.contentLength]
+        }
+        static func head(_ headers: HTTPFields) -> ByteBuffer? {
+            guard headers[.contentLength] != nil, !headers.contains(.transferEncoding) else { return nil }
             var head = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
             for field in headers {
                 head.writeString(field.name.rawName)
@@ -58,10 +67,12 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
                 head.writeString(field.value)
                 head.writeString("\r\n")
             }
-            self.head = head
+            return head
         }
         /// The bytes a target holds against the budget (its body is its entry's).
-        func weight(target: String) -> Int { target.utf8.count + ResponseCache.targetWeight }
+        func weight(target: String) -> Int {
+            target.utf8.count + ResponseCache.targetWeight + (head?.readableBytes ?? 0)
+        }
     }
 
     private struct Kept {
@@ -89,7 +100,8 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
 
     /// What a key is counted as: a count and a settings value, or a badge's, with its label.
     static var keyWeight: Int { 256 }
-    /// What a target is counted as beyond its own bytes: its headers and the tables' share.
+    /// What a target is counted as beyond its own bytes and its head's: its headers and the
+    /// tables' share.
     static var targetWeight: Int { 512 }
     /// The most targets remembered for one entry: enough for the spellings a page uses
     /// (`/7.svg`, `/07.svg?theme=light`), while a client inventing spellings of one image
@@ -133,11 +145,12 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
     /// entry is not kept (too big, or the cache is off) or already has its share of targets.
     package func remember(target: String, for key: Key, headers: HTTPFields, route: String) {
         guard budget > 0 else { return }
+        let head = Sent.head(headers)  // made before the lock, which every event loop takes
         storage.withLockedValue { storage in
             guard storage.byTarget[target] == nil, let kept = storage.entries[key],
                 kept.targets.count < Self.targetsPerEntry
             else { return }
-            let sent = Sent(entry: kept.entry, headers: headers, route: route)
+            let sent = Sent(entry: kept.entry, headers: headers, route: route, head: head)
             let size = sent.weight(target: target)
             storage.makeRoom(for: size, budget: budget)
             // Room may have been made by dropping this very entry, the oldest.

@@ -30,8 +30,9 @@ import Testing
         "OPTIONS /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
         "GET /3.svg HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n\r\n",
         "HEAD /4.svg HTTP/1.1\r\nHost: a\r\n\r\nGET /5.svg HTTP/1.1\r\nHost: b:1\r\nIf-None-Match: *\r\n\r\n",
+        "GET /6.svg HTTP/1.1\r\nHOST: a\r\nCONTENT-LENGTH: 0\r\nCONNECTION: KEEP-ALIVE\r\n\r\n",
     ]
-    static let alphabet = Array(" \t\r\n:/%?#\"\\,;aZ0-_.Hh1".utf8) + [0, 0x7F, 0x80, 0xFF]
+    static let alphabet = Array(" \t\r\n:/%?#\"\\,;aZ0-_.Hh1'()*!$+=~@&`".utf8) + [0, 0x7F, 0x80, 0xFF]
 
     /// Every read taken as whole plain requests is read by NIO's parser as the same requests,
     /// to the same end: the next request after it is read whole as well. Templates and thousands
@@ -86,7 +87,7 @@ import Testing
         )
         #expect(readings[5] == .answerable(PlainRequest(method: .get, target: "/a")))
         #expect(readings[7] == .whole)
-        #expect([2, 3, 4, 6, 10].allSatisfy { readings[$0] == .other })
+        #expect([2, 3, 4, 6, 10, 13].allSatisfy { readings[$0] == .other })
         #expect(readings[8] == .answerable(PlainRequest(method: .get, target: "/a?b=c:d@e")))
         #expect(readings[9] == .whole && readings[11] == .whole && readings[12] == .whole)
         let split = Array(Self.templates[0].utf8.dropLast(2))
@@ -157,8 +158,8 @@ import Testing
     }
 
     /// On a live server: plain requests on one kept connection, one a write, get the bytes the
-    /// router sent for the same target (status, fields in order, body; the Date line last), and
-    /// none reaches the router.
+    /// router sent for the same target (status, fields in order, body; the Date line last), with
+    /// `Connection: keep-alive` too, and none reaches the router.
     @Test(arguments: CacheHitResponderTests.targets)
     func liveAnswersAreTheRoutersBytes(target: String) async throws {
         let routed = RoutedTargets()
@@ -168,12 +169,17 @@ import Testing
             let before = routed.all.count
             let answers = await onAThread {
                 Self.oneAtATime(
-                    port: port, [Self.plain("GET", target), Self.plain("HEAD", target)], methods: ["GET", "HEAD"])
+                    port: port,
+                    [
+                        Self.plain("GET", target), Self.plain("HEAD", target),
+                        Self.plain("GET", target, "Connection: keep-alive\r\n"),
+                    ], methods: ["GET", "HEAD", "GET"])
             }
-            try #require(answers.count == 2)
+            try #require(answers.count == 3)
             #expect(routed.all.count == before, "\(routed.all)")
             #expect(RawResponse.split(answers[0], methods: ["GET"]) == [byRouter])
             #expect(RawResponse.split(answers[1], methods: ["HEAD"]) == [headByRouter])
+            #expect(RawResponse.split(answers[2], methods: ["GET"]) == [byRouter], "Connection: keep-alive")
             for answer in answers {
                 let text = String(decoding: answer, as: UTF8.self)
                 let head = try #require(text.components(separatedBy: "\r\n\r\n").first)
@@ -243,6 +249,64 @@ import Testing
         }
     }
 
+    /// No answer here while the connection cannot take more bytes (the router's request loop
+    /// waits for its writes, so a client that asks and never reads is held back), nor for a
+    /// target whose fields do not frame the body by its length (NIO's encoder would frame it).
+    @Test func answersWaitForTheConnectionAndNeedALength() throws {
+        let (channel, _) = try Self.channel()
+        defer { _ = try? channel.finish() }
+        channel.isWritable = false
+        try channel.writeInbound(ByteBuffer(string: Self.plain("GET", "/7.svg")))
+        #expect(try Self.written(channel).isEmpty)
+        #expect(try channel.readInbound(as: ByteBuffer.self) != nil)
+        channel.isWritable = true
+        try channel.writeInbound(ByteBuffer(string: Self.plain("GET", "/6.svg")))
+        #expect(try Self.written(channel).isEmpty)
+        #expect(try channel.readInbound(as: ByteBuffer.self) != nil)
+        try channel.writeInbound(ByteBuffer(string: Self.plain("GET", "/7.svg")))
+        #expect(try Self.written(channel).hasSuffix("<svg/>"))
+    }
+
+    /// A graceful stop closes an idle connection at once, and a busy one after the response in
+    /// progress, with nothing answered here meanwhile (Hummingbird's rules, `ConnectionState`).
+    @Test func aGracefulStopClosesAfterTheResponseInProgress() throws {
+        let (channel, state) = try Self.channel()
+        defer { _ = try? channel.finish() }
+        let routed = EmbeddedChannel(handler: state)
+        try routed.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try routed.writeInbound(
+            HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "a", path: "/x")))
+        try routed.writeInbound(HTTPRequestPart.end(nil))
+        routed.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(routed.isActive && !state.isIdle)
+        try channel.writeInbound(ByteBuffer(string: Self.plain("GET", "/7.svg")))
+        #expect(try Self.written(channel).isEmpty)
+        try routed.writeOutbound(HTTPResponsePart.end(nil))
+        #expect(!routed.isActive)
+
+        let idle = EmbeddedChannel(handler: ConnectionState(idleTimeout: .seconds(60)))
+        try idle.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        idle.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(!idle.isActive)
+    }
+
+    /// The idle timeout still closes a connection whose requests were all answered here, once
+    /// it has been idle that long (and the answers before kept it open: CacheHitResponderTests).
+    @Test func anIdleConnectionAnsweredHereCloses() throws {
+        let state = ConnectionState(idleTimeout: .seconds(1))
+        let channel = EmbeddedChannel(handler: state)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(600))
+        state.answeredBeforeParser()
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(600))
+        #expect(channel.isActive, "answered 600 ms ago")
+        state.answeredBeforeParser()
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(900))
+        #expect(channel.isActive, "answered 900 ms ago")
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1200))
+        #expect(!channel.isActive)
+    }
+
     // MARK: - Helpers
 
     static func plain(_ method: String, _ target: String, _ fields: String = "") -> String {
@@ -258,6 +322,8 @@ import Testing
         headers[.eTag] = "\"t\""
         headers[.contentLength] = "6"
         cache.remember(target: "/7.svg", for: "k", headers: headers, route: "/{file}")
+        headers[.contentLength] = nil
+        cache.remember(target: "/6.svg", for: "k", headers: headers, route: "/{file}")
         let state = ConnectionState(idleTimeout: .seconds(60))
         var logger = Logger(label: "test")
         logger.logLevel = .critical
