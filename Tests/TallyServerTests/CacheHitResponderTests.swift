@@ -150,8 +150,11 @@ private func exchangeKept(port: Int, _ requests: [(method: String, text: String)
     }
 
     /// The connection's idle timeout counts the requests answered before the router: a client
-    /// asking for a remembered image every 0.3 s keeps its connection past a 1 s timeout.
-    @Test func answeredRequestsKeepTheConnectionAlive() async throws {
+    /// asking for a remembered image every 0.3 s keeps its connection past a 1 s timeout, asked
+    /// plainly (answered from its bytes, `RawCacheHitResponder`) and with an `If-None-Match`
+    /// that does not match (answered after the parser, here).
+    @Test(arguments: ["", "If-None-Match: \"other\"\r\n"])
+    func answeredRequestsKeepTheConnectionAlive(fields: String) async throws {
         try await withLiveServer(idleTimeout: .seconds(1)) { port in
             _ = try await closing(port, "GET", "/3.svg")
             let answered = await onAThread { () -> Int in
@@ -162,7 +165,7 @@ private func exchangeKept(port: Int, _ requests: [(method: String, text: String)
                 guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return 0 }
                 var answered = 0
                 for _ in 0..<8 {
-                    let text = Array(request("GET", "/3.svg").utf8)
+                    let text = Array(request("GET", "/3.svg", fields).utf8)
                     guard write(descriptor, text, text.count) == text.count else { break }
                     // Read until the response is whole: its header section and its length.
                     var received: [UInt8] = []
