@@ -122,27 +122,31 @@ final class CacheHitResponder<Key: Hashable & Sendable>: ChannelDuplexHandler, R
 /// application, and Foundation's formatter reads a locale; this is the fixed format and
 /// nothing else.
 enum HTTPDate {
-    private static let made = NIOLockedValueBox<(second: Int, text: String)>((-1, ""))
+    /// The second made, its value, and its line as `RawCacheHitResponder` writes it.
+    private struct Made {
+        var second = -1
+        var text = ""
+        var line = ByteBuffer()
+    }
+    private static let made = NIOLockedValueBox(Made())
 
-    static func now() -> String {
+    /// `pick` of this second's, made on its first use (picked inside the lock: a copy of the
+    /// whole would retain both forms on every answer).
+    private static func current<Value>(_ pick: (Made) -> Value) -> Value {
         let second = time(nil)
         return made.withLockedValue { made in
-            if made.second != second { made = (second, format(second)) }
-            return made.text
+            if made.second != second {
+                let text = format(second)
+                made = Made(second: second, text: text, line: ByteBuffer(string: "Date: \(text)\r\n\r\n"))
+            }
+            return pick(made)
         }
     }
 
-    private static let madeLine = NIOLockedValueBox<(second: Int, line: ByteBuffer)>((-1, ByteBuffer()))
+    static func now() -> String { current(\.text) }
 
-    /// The Date field's line and the empty line that ends a response's header section, as bytes
-    /// for `RawCacheHitResponder`, made once a second.
-    static func line() -> ByteBuffer {
-        let second = time(nil)
-        return madeLine.withLockedValue { made in
-            if made.second != second { made = (second, ByteBuffer(string: "Date: \(format(second))\r\n\r\n")) }
-            return made.line
-        }
-    }
+    /// The Date field's line and the empty line that ends a response's header section, as bytes.
+    static func line() -> ByteBuffer { current(\.line) }
 
     static func format(_ second: Int) -> String {
         var time = time_t(second)

@@ -7,8 +7,8 @@ import TallyPOSIX
 /// Answers a remembered target from the request's bytes, before the HTTP parser, when the
 /// request is of the plainest kind: one whole `GET` or `HEAD` in one read, HTTP/1.1, a good Host,
 /// and no field that asks for more than an answer (`PlainRequest`; `Connection: keep-alive` is
-/// taken, as browsers send it). That is what a browser, a
-/// README's image proxy and a load generator send, one request a read.
+/// taken, as browsers send it). That is what a browser, a README's image proxy and a load
+/// generator send, one request a read.
 ///
 /// The answer is the bytes `CacheHitResponder` would have written through NIO's encoder: the
 /// status line and the router's fields as made when the target was remembered
@@ -19,12 +19,11 @@ import TallyPOSIX
 /// It answers only when nothing else on the connection is under way (`ConnectionState.isIdle`),
 /// so answers keep the requests' order; only while the connection can take more bytes, so a
 /// client that asks and does not read meets the router's back-pressure; and only while every
-/// byte the connection sent so far
-/// was whole plain requests (`PlainRequest.Reading.whole`): then the parser holds no part of a
-/// request, and a request it would read differently from this handler never reaches it here.
-/// The first read that is anything else (a body, a request split across reads, a field this
-/// reading does not take) turns it off for the rest of the connection, and everything goes the
-/// parser's way, as it did before this handler.
+/// byte the connection sent so far was whole plain requests (`PlainRequest.Reading.whole`): then
+/// the parser holds no part of a request, and a request it would read differently from this
+/// handler never reaches it here. The first read that is anything else (a body, a request split
+/// across reads, a field this reading does not take) turns it off for the rest of the
+/// connection, and everything goes the parser's way, as it did before this handler.
 final class RawCacheHitResponder<Key: Hashable & Sendable>: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

@@ -49,7 +49,7 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         /// The Content-Length field's value, for the access line.
         let length: String?
         package init(entry: Entry, headers: HTTPFields, route: String) {
-            self.init(entry: entry, headers: headers, route: route, head: Self.head(headers))
+            self.init(entry: entry, headers: headers, route: route, head: Self.encodedHead(headers))
         }
         init(entry: Entry, headers: HTTPFields, route: String, head: ByteBuffer?) {
             self.entry = entry
@@ -58,7 +58,8 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
             self.head = head
             length = headers[.contentLength]
         }
-        static func head(_ headers: HTTPFields) -> ByteBuffer? {
+        /// `head` for these fields.
+        static func encodedHead(_ headers: HTTPFields) -> ByteBuffer? {
             guard headers[.contentLength] != nil, !headers.contains(.transferEncoding) else { return nil }
             var head = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
             for field in headers {
@@ -145,7 +146,7 @@ package final class ResponseCache<Key: Hashable & Sendable>: Sendable {
     /// entry is not kept (too big, or the cache is off) or already has its share of targets.
     package func remember(target: String, for key: Key, headers: HTTPFields, route: String) {
         guard budget > 0 else { return }
-        let head = Sent.head(headers)  // made before the lock, which every event loop takes
+        let head = Sent.encodedHead(headers)  // made before the lock, which every event loop takes
         storage.withLockedValue { storage in
             guard storage.byTarget[target] == nil, let kept = storage.entries[key],
                 kept.targets.count < Self.targetsPerEntry

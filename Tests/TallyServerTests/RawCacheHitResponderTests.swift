@@ -196,22 +196,12 @@ import Testing
             _ = try await Self.closing(port, "GET", "/77.svg")
             let slow = "/9223372036854775807.png?size=2048"
             let bytes = await onAThread { () -> [UInt8] in
-                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                guard let descriptor = Self.connected(port) else { return [] }
                 defer { close(descriptor) }
-                guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return [] }
                 _ = writeFully(descriptor, Array(Self.plain("GET", slow).utf8))
                 usleep(20_000)
                 _ = writeFully(descriptor, Array(Self.plain("GET", "/77.svg").utf8))
-                var received: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                var timeout = timeval(tv_sec: 30, tv_usec: 0)
-                setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                while RawResponse.split(received, methods: ["GET", "GET"]) == nil {
-                    let count = read(descriptor, &buffer, buffer.count)
-                    guard count > 0 else { break }
-                    received += buffer[..<count]
-                }
-                return received
+                return Self.receive(descriptor) { RawResponse.split($0, methods: ["GET", "GET"]) != nil }
             }
             let responses = try #require(RawResponse.split(bytes, methods: ["GET", "GET"]))
             #expect(
@@ -230,19 +220,11 @@ import Testing
             _ = try await Self.closing(port, "GET", "/77.svg")
             let first = "GET /77.svg HTTP/1.1\r\n\(fields)\r\n"
             let bytes = await onAThread { () -> [UInt8] in
-                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                guard let descriptor = Self.connected(port) else { return [] }
                 defer { close(descriptor) }
-                guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return [] }
                 _ = writeFully(descriptor, Array(first.utf8))
                 _ = writeFully(descriptor, Array(Self.plain("GET", "/77.svg").utf8))
-                var timeout = timeval(tv_sec: 30, tv_usec: 0)
-                setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                var received: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                while case let count = read(descriptor, &buffer, buffer.count), count > 0 {
-                    received += buffer[..<count]
-                }
-                return received
+                return Self.receive(descriptor) { _ in false }
             }
             let responses = try #require(RawResponse.split(bytes, methods: ["GET"]), "\(bytes.count) bytes")
             #expect(responses.count == 1)
@@ -377,24 +359,41 @@ import Testing
     /// Each request written on one kept connection after the answer to the one before has been
     /// read whole: the answers' bytes.
     static func oneAtATime(port: Int, _ requests: [String], methods: [String]) -> [[UInt8]] {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let descriptor = connected(port) else { return [] }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else { return [] }
         var answers: [[UInt8]] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
         for (request, method) in zip(requests, methods) {
             guard writeFully(descriptor, Array(request.utf8)) == 0 else { return answers }
-            var received: [UInt8] = []
-            while RawResponse.split(received, methods: [method]) == nil {
-                let count = read(descriptor, &buffer, buffer.count)
-                guard count > 0 else { return answers }
-                received += buffer[..<count]
-            }
+            let received = receive(descriptor) { RawResponse.split($0, methods: [method]) != nil }
+            guard RawResponse.split(received, methods: [method]) != nil else { return answers }
             answers.append(received)
         }
         return answers
+    }
+
+    /// A loopback connection to `port` whose reads wait at most 30 s; nil when it cannot connect.
+    static func connected(_ port: Int) -> Int32? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard withLoopbackAddress(port, { connect(descriptor, $0, $1) }) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// What `descriptor` reads until `isWhole` says the bytes are, or the server closes, or a
+    /// read times out.
+    static func receive(_ descriptor: Int32, until isWhole: ([UInt8]) -> Bool) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !isWhole(received) {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return received
     }
 }
 #endif
