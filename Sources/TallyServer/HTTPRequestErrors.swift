@@ -292,8 +292,10 @@ enum RequestError {
         }
     }
 
-    /// A reg-name's byte: a token byte but `# ^ \` |`, or one of `( ) ; = ,`.
-    private static func isRegNameByte(_ byte: UInt8) -> Bool {
+    /// A reg-name's byte: a token byte but `# ^ \` |`, or one of `( ) ; = ,`. That is RFC 3986's
+    /// unreserved bytes, `%` and the sub-delimiters (a request target's bytes are these and
+    /// `: @ / ?`, `PlainRequest.isTargetByte`).
+    static func isRegNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "|"): false
         case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ","): true

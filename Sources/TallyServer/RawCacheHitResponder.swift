@@ -264,17 +264,12 @@ struct PlainRequest: Equatable {
         (0x20...0x7E).contains(byte) || byte == UInt8(ascii: "\t")
     }
 
-    /// RFC 3986's pchar, `/` and `?`: unreserved, `%`, sub-delimiters, `:` and `@`.
+    /// RFC 3986's pchar, `/` and `?`: a reg-name's bytes (unreserved, `%`, sub-delimiters), `:`
+    /// and `@`.
     @inline(__always) static func isTargetByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"), UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"),
-            UInt8(ascii: "/"), UInt8(ascii: "?"):
-            true
-        default: false
+        case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"): true
+        default: RequestError.isRegNameByte(byte)
         }
     }
 }

@@ -195,13 +195,10 @@ import Testing
         try await withLiveServer { port in
             _ = try await Self.closing(port, "GET", "/77.svg")
             let slow = "/9223372036854775807.png?size=2048"
-            let bytes = await onAThread { () -> [UInt8] in
-                guard let descriptor = Self.connected(port) else { return [] }
-                defer { close(descriptor) }
-                _ = writeFully(descriptor, Array(Self.plain("GET", slow).utf8))
-                usleep(20_000)
-                _ = writeFully(descriptor, Array(Self.plain("GET", "/77.svg").utf8))
-                return Self.receive(descriptor) { RawResponse.split($0, methods: ["GET", "GET"]) != nil }
+            let bytes = await onAThread {
+                Self.writtenApart(port, [Self.plain("GET", slow), Self.plain("GET", "/77.svg")], pause: 20_000) {
+                    RawResponse.split($0, methods: ["GET", "GET"]) != nil
+                }
             }
             let responses = try #require(RawResponse.split(bytes, methods: ["GET", "GET"]))
             #expect(
@@ -219,12 +216,8 @@ import Testing
         try await withLiveServer { port in
             _ = try await Self.closing(port, "GET", "/77.svg")
             let first = "GET /77.svg HTTP/1.1\r\n\(fields)\r\n"
-            let bytes = await onAThread { () -> [UInt8] in
-                guard let descriptor = Self.connected(port) else { return [] }
-                defer { close(descriptor) }
-                _ = writeFully(descriptor, Array(first.utf8))
-                _ = writeFully(descriptor, Array(Self.plain("GET", "/77.svg").utf8))
-                return Self.receive(descriptor) { _ in false }
+            let bytes = await onAThread {
+                Self.writtenApart(port, [first, Self.plain("GET", "/77.svg")]) { _ in false }
             }
             let responses = try #require(RawResponse.split(bytes, methods: ["GET"]), "\(bytes.count) bytes")
             #expect(responses.count == 1)
@@ -369,6 +362,20 @@ import Testing
             answers.append(received)
         }
         return answers
+    }
+
+    /// The requests written on one connection, each in a write of its own (`pause` microseconds
+    /// apart), then what it reads until `isWhole`, as `receive`.
+    static func writtenApart(
+        _ port: Int, _ requests: [String], pause: useconds_t = 0, until isWhole: ([UInt8]) -> Bool
+    ) -> [UInt8] {
+        guard let descriptor = connected(port) else { return [] }
+        defer { close(descriptor) }
+        for (index, request) in requests.enumerated() {
+            if index > 0 && pause > 0 { usleep(pause) }
+            _ = writeFully(descriptor, Array(request.utf8))
+        }
+        return receive(descriptor, until: isWhole)
     }
 
     /// A loopback connection to `port` whose reads wait at most 30 s; nil when it cannot connect.
