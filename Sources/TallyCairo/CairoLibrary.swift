@@ -45,6 +45,7 @@ struct CairoLibrary: @unchecked Sendable {
     let setLineCap: @convention(c) (OpaquePointer?, cairo_line_cap_t) -> Void
     let setLineJoin: @convention(c) (OpaquePointer?, cairo_line_join_t) -> Void
     let setLineWidth: @convention(c) (OpaquePointer?, Double) -> Void
+    let setDash: @convention(c) (OpaquePointer?, UnsafePointer<Double>?, Int32, Double) -> Void
     let moveTo: @convention(c) (OpaquePointer?, Double, Double) -> Void
     let lineTo: @convention(c) (OpaquePointer?, Double, Double) -> Void
     let curveTo: @convention(c) (OpaquePointer?, Double, Double, Double, Double, Double, Double) -> Void
@@ -145,6 +146,7 @@ struct CairoLibrary: @unchecked Sendable {
             setLineCap: try symbol("cairo_set_line_cap"),
             setLineJoin: try symbol("cairo_set_line_join"),
             setLineWidth: try symbol("cairo_set_line_width"),
+            setDash: try symbol("cairo_set_dash"),
             moveTo: try symbol("cairo_move_to"),
             lineTo: try symbol("cairo_line_to"),
             curveTo: try symbol("cairo_curve_to"),

@@ -292,8 +292,21 @@ package enum CairoRenderer {
                     cairo.closePath(context)
                 }
             }
-            // A progress mark is filled (nonzero winding: overlaps are painted once), every other stroked.
-            if mark.kind.isFilled { cairo.fill(context) } else { cairo.stroke(context) }
+            // A progress mark is filled (nonzero winding: overlaps are painted once), every other
+            // stroked; a dotted outline in dashes one pen long, two pens apart, square ends.
+            if mark.kind.isFilled {
+                cairo.fill(context)
+            } else if mark.kind.isDashed {
+                // The path is not part of the saved state: only the caps and the dashes are.
+                cairo.save(context)
+                cairo.setLineCap(context, CAIRO_LINE_CAP_BUTT)
+                let dashes = [mark.width, 2 * mark.width]
+                dashes.withUnsafeBufferPointer { cairo.setDash(context, $0.baseAddress, 2, 0) }
+                cairo.stroke(context)
+                cairo.restore(context)
+            } else {
+                cairo.stroke(context)
+            }
         }
     }
 

@@ -75,6 +75,7 @@ public enum SceneJSON {
             out.append(literal: ", \"opacity\": ")
             out.append(mark.opacity)
         }
+        if mark.lens { out.append(literal: ", \"lens\": true") }
         out.append(literal: ", \"segments\": [")
         for (index, segment) in mark.segments.enumerated() {
             if index == 0 { out.append(byte: UInt8(ascii: "[")) } else { out.append(literal: ", [") }

@@ -28,6 +28,7 @@ extension SceneJSON {
             let color: String
             let width: Double
             let opacity: Double?
+            let lens: Bool?
             let segments: [[Double]]
         }
 
@@ -100,7 +101,7 @@ extension SceneJSON {
             marks.append(
                 Mark(
                     kind: kind, unit: fields.unit, color: color, width: fields.width, segments: segments,
-                    opacity: opacity))
+                    opacity: opacity, lens: fields.lens ?? false))
         }
         var goal: TallyCount?
         if let value = file.goal {

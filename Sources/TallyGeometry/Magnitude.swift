@@ -21,8 +21,7 @@ public enum Magnitude {
     static let digitTopShare = 0.4
 
     /// Whether a count's picture carries a caption: as asked, else from `captionedFrom` on (and
-    /// below it where its squares are too small to count, `captionedBySize`, or its last digits
-    /// read nowhere, `captionedForLastDigits`: both need the picture's scale).
+    /// below it by the one digits rule, `writesDigits`, which needs the picture's scale).
     public static func captioned(_ count: TallyCount, asked: Bool?) -> Bool {
         captioned(count.value, asked: asked)
     }
@@ -32,34 +31,19 @@ public enum Magnitude {
         asked ?? (value >= captionedFrom)
     }
 
-    /// Whether a count under `captionedFrom`, unasked, is captioned at this scale too: where its
-    /// picture has squares (past 100) and draws them under `Proportions.smallestCappedBoxPixels`
-    /// (SPEC §2, "Magnitude in the picture"). There a square is too small to carry its cross, and
-    /// a row of them too fine to count at a glance: readers given the rules and never the counts
-    /// put pictures of three rows and more at 64 px one to three rows short.
-    package static func captionedBySize(_ value: UInt64, pixelsPerUnit: Double) -> Bool {
-        value > UnitLevel.hundred.capacity && value < captionedFrom
-            && Layout.cellSize(.hundred).x * pixelsPerUnit < Proportions.smallestCappedBoxPixels
-    }
-
-    /// Whether a count under `captionedFrom`, unasked, is captioned because its last digits read
-    /// nowhere in the picture (SPEC §2, "Magnitude in the picture"): its twenty-five-unit being
-    /// filled is too small for its gates in place, and beside the picture there is no room for a
-    /// copy whose gates read at a glance (`inset`, at least `Proportions.insetGlanceMargin` times
-    /// the least legible scale). A picture of seven rows and more at 256 px: its square being
-    /// filled is about 23 px, and the square image has too little room left for a copy.
-    /// - Parameter inset: the picture's default inset without a caption (`Inset.plan`), which
-    ///   the renderer draws where this says no.
-    package static func captionedForLastDigits(_ value: UInt64, pixelsPerUnit: Double, inset: Inset?) -> Bool {
-        // Past 100 only: a picture of a hundred-block or less is that unit alone, filling the
-        // image, and its quarter being filled a quarter of it, a wash read as a gauge.
-        guard value > UnitLevel.hundred.capacity, value < captionedFrom,
-            !value.isMultiple(of: UnitLevel.twentyFive.capacity)
-        else { return false }
-        if Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) { return false }
-        guard let last = inset?.copies.last, last.showsGates else { return true }
-        // A copy squeezed to about the least legible scale reads only with care.
-        return last.pixelsPerUnit < Inset.legibleScale(last.shows) * Proportions.insetGlanceMargin
+    /// SPEC §2, "One digits rule": whether a picture under `captionedFrom`, unasked, writes its
+    /// count. It depends on the picture's frame, scale and room alone, never on the count's last
+    /// digits: a picture of rows (101 to 10,000) whose gates do not read in place and that has no
+    /// lens (`Lens.Room`: none by size, or `--no-inset`) writes its digits; one with a lens, or
+    /// whose gates read in place, or of a hundred-block or less, does not. So every count of a
+    /// picture of the same rows at one size has digits, or none has.
+    /// - Parameters:
+    ///   - frame: the frame the picture is drawn in.
+    ///   - pixelsPerUnit: the picture's scale.
+    ///   - hasLens: whether the picture has a lens.
+    package static func writesDigits(frame: UnitLevel, pixelsPerUnit: Double, hasLens: Bool) -> Bool {
+        guard frame == .thousandRow || frame == .tenThousandBlock, !hasLens else { return false }
+        return !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate)
     }
 }
 

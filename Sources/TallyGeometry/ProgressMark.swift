@@ -39,7 +39,8 @@ enum ProgressMark {
                         width: rect.width / pixelsPerUnit, height: rect.height / pixelsPerUnit))
             }
         }
-        let edges = front + cellDots(pixels, clearOf: rects)
+        // The cell's empty part shows through its dotted outline, drawn by the unit it stands in.
+        let edges = front
         let covered = rects.reduce(0) { $0 + $1.width * $1.height }
         let edgePixels = edges.reduce(0) { $0 + $1.width * $1.height }
         let tint = Mark(
@@ -74,9 +75,12 @@ enum ProgressMark {
         marks.reduce(0) { total, mark in
             guard !mark.kind.isFilled else { return total }
             let pen = max(mark.width * pixelsPerUnit, Proportions.minimumPenPixels)
+            // A dotted outline lays down one pen in three along its length, at its opacity; a
+            // lightened mark its opacity's share.
+            let share = (mark.kind.isDashed ? 1.0 / 3 : 1) * mark.opacity
             return mark.segments.reduce(total) { sum, segment in
                 let (dx, dy) = (segment.end.x - segment.start.x, segment.end.y - segment.start.y)
-                return sum + (dx * dx + dy * dy).squareRoot() * pixelsPerUnit * pen
+                return sum + (dx * dx + dy * dy).squareRoot() * pixelsPerUnit * pen * share
             }
         }
     }
@@ -104,42 +108,17 @@ enum ProgressMark {
         level.shape == .row || level.shape == .gate || level.shape == .quincunx
     }
 
-    /// The cell's extent in dots (SPEC §2, "Readable at a glance"): single pixels on the cell's
-    /// outermost whole pixels, every corner and evenly between, about
-    /// `Proportions.progressDotPeriod` pixels apart, leaving out those the leading edge covers.
-    /// Against them the leading edge reads as a share of a cell whose full size is seen, and as
-    /// dots, never a solid outline, the cell never looks like a box, which says "complete".
-    /// - Parameter period: about how many pixels apart the dots are.
-    static func cellDots(
-        _ cell: (width: Double, height: Double), clearOf front: [Rect], period: Int = Proportions.progressDotPeriod
-    ) -> [Rect] {
-        let (width, height) = (Int(cell.width), Int(cell.height))
-        guard width >= 3 && height >= 3 else { return [] }
-        // Evenly spread whole-pixel places from 0 to `length - 1`, both ends included.
-        func places(_ length: Int) -> [Int] {
-            let count = max(2, (length - 1) / period + 1)
-            return (0..<count).map { ($0 * (length - 1) + (count - 1) / 2) / (count - 1) }
-        }
-        let across = places(width)
-        let down = places(height)
-        var dots: [Rect] = []
-        dots.reserveCapacity(2 * (across.count + down.count))
-        func add(_ x: Int, _ y: Int) {
-            let dot = Rect(minX: Double(x), minY: Double(y), width: 1, height: 1)
-            let covered = front.contains {
-                dot.minX >= $0.minX && dot.maxX <= $0.maxX && dot.minY >= $0.minY && dot.maxY <= $0.maxY
-            }
-            if !covered { dots.append(dot) }
-        }
-        for x in across {
-            add(x, 0)
-            add(x, height - 1)
-        }
-        for y in down.dropFirst().dropLast() {
-            add(0, y)
-            add(width - 1, y)
-        }
-        return dots
+    /// One dotted outline (kind `dotted`) of a rectangle of whole pixels, given in pixels from
+    /// `origin` (in layout units): a path through the centres of its outer pixels, so a
+    /// one-pixel pen covers exactly them.
+    static func dottedOutline(of rect: Rect, unit: UInt64, at origin: Point, pixelsPerUnit: Double) -> Mark {
+        let pixel = 1 / pixelsPerUnit
+        let inner = Rect(
+            minX: origin.x + (rect.minX + 0.5) * pixel, minY: origin.y + (rect.minY + 0.5) * pixel,
+            width: (rect.width - 1) * pixel, height: (rect.height - 1) * pixel)
+        return Mark(
+            kind: .dotted, unit: unit, color: .c1, width: pixel, segments: outline(inner),
+            opacity: Proportions.progressOpacity)
     }
 
     /// The last whole pixels the wash covers along its fill order: for rows filled top to bottom,

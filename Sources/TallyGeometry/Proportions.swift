@@ -87,14 +87,15 @@ package enum Proportions {
     /// The lightest a wash's tint is drawn, where a finished sibling carries little ink against
     /// the area the wash covers (`ProgressMark.tintOpacity`).
     package static let faintestTintOpacity = 0.03
-    /// The dots that mark a partial unit's whole cell (`ProgressMark.cellDots`) are single
-    /// pixels about this many pixels apart: close enough to read as the cell's outline at 64 px,
-    /// sparse enough that they never close into a box.
+    /// The dots of a wash's empty part (`ProgressMark.cellDots`, the terminal's lattice) are
+    /// single pixels about this many pixels apart: close enough to read as the cell's outline at
+    /// 64 px, sparse enough that they never close into a box. A dotted cell outline (kind
+    /// `dotted`) has the same rhythm: dashes one pen long, two pens apart.
     package static let progressDotPeriod = 3
-    /// The cell of a unit being filled and drawn with its children, and its empty children's
-    /// cells, are dotted as a wash's empty part is, but with at most about this many dots a
-    /// side, so a large cell is outlined in dots, never in thousands of them.
-    package static let partialCellDotsPerSide = 16.0
+    /// A complete twenty-five-unit's gates inside a square being filled that would outweigh a
+    /// finished square are drawn at this opacity: lightened, never removed (SPEC §2, "Marks are
+    /// only added"), and still 3:1 on either paper, as the progress edge is.
+    package static let lightenedOpacity = 0.55
 
     /// The cells a goal still holds (`--of`, `RemainingCells`): dotted outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either
@@ -118,7 +119,7 @@ package enum Proportions {
     /// crosses).
     package static let smallestGatePixels = 3.0
 
-    // MARK: The inset (`--inset`, `Inset`)
+    // MARK: The lens (`--inset`, `Lens`)
 
     /// The inset draws the unit being filled this many times larger than the smallest scale at
     /// which a gate's strokes stand a legible gap apart, where the image has room: the strokes
@@ -131,9 +132,9 @@ package enum Proportions {
     /// readers read such copies (1.04 to 1.07 times: 235 at 64 px, 6,395 at 256 px) 1 to 8 off
     /// in 5 of 9 readings, and copies from 1.33 times (3,815 at 256 px) 1 off in 2 of 18.
     package static let insetGlanceMargin = 1.25
-    /// An inset is drawn only where it is at least this many times the unit in place: a copy
-    /// barely larger than the original adds nothing to read.
-    package static let insetSmallestEnlargement = 1.5
+    /// The lens's pens are at most this many output pixels: it magnifies its place and must
+    /// not outweigh it (SPEC §2, "A lens for the last digits").
+    package static let lensPenPixels = 1.0
 
     // MARK: The gallery sheet (`tally gallery`), in output pixels
 

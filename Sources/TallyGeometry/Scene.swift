@@ -46,16 +46,23 @@ public struct Segment: Hashable, Sendable {
 /// glyph of the count written under the tally (`--caption`), in the core's own stroke font
 /// (`StrokeFont`); its `unit` is 0, as it marks no unit. A `remaining` mark outlines, in dots, a
 /// cell that a goal holds and the count has not filled (`--of`, SPEC §6); its `unit` is the
-/// capacity of that cell.
+/// capacity of that cell. A `dotted` mark is the outline of one cell of a unit being filled
+/// (SPEC §2, "The partial unit shows its whole cell"): one rectangle through the centres of its
+/// outer pixels, stroked with a one-pixel pen in dashes one pen long and two pens apart (butt
+/// ends), so it reads as dots at an even rhythm at any zoom; its `unit` is the capacity of the
+/// unit whose cell it outlines.
 public enum MarkKind: String, CaseIterable, Hashable, Sendable {
-    case stroke, slash, cross, box, line, diagonal, progress, edge, caption, remaining
+    case stroke, slash, cross, box, line, diagonal, progress, edge, caption, remaining, dotted
 
     /// Whether the mark is filled rather than stroked.
     public var isFilled: Bool { self == .progress || self == .edge }
 
-    /// Whether the mark is part of the tally: every kind but `caption` and `remaining`, which
-    /// are written beside the count's marks and never drawn in by motion or ink.
-    public var isTally: Bool { self != .caption && self != .remaining }
+    /// Whether the mark is part of the tally: every kind but `caption`, `remaining` and
+    /// `dotted`, which are written beside the count's marks and never drawn in by motion or ink.
+    public var isTally: Bool { self != .caption && self != .remaining && self != .dotted }
+
+    /// Whether the mark is stroked in dashes (`dotted`): one pen long, two pens apart.
+    public var isDashed: Bool { self == .dotted }
 
     /// The kind's place among `allCases` (its declaration), for writers that order by kind
     /// without building the `allCases` array (whose element type is made at run time, about
@@ -72,6 +79,7 @@ public enum MarkKind: String, CaseIterable, Hashable, Sendable {
         case .edge: 7
         case .caption: 8
         case .remaining: 9
+        case .dotted: 10
         }
     }
 }
@@ -100,6 +108,9 @@ public struct Mark: Hashable, Sendable {
     /// `edge` (`Proportions.progressTintOpacity`, `Proportions.progressOpacity`) and a goal's
     /// `remaining` cells; every tally mark proper, caps included, is opaque.
     public var opacity: Double
+    /// Whether the mark belongs to the lens (SPEC §2, "A lens for the last digits"): drawn
+    /// beside the picture, repeating a unit of it; never part of the count's picture itself.
+    public var lens: Bool
 
     /// A mark, as a scene of your own or `TallyScene(json:)` needs one.
     ///
@@ -113,8 +124,10 @@ public struct Mark: Hashable, Sendable {
     ///   - width: the pen in layout units (0 for a filled progress mark).
     ///   - segments: its path.
     ///   - opacity: 1, or less for a fill or a remaining cell.
+    ///   - lens: whether it belongs to the lens beside the picture.
     public init(
-        kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1
+        kind: MarkKind, unit: UInt64, color: ColorToken, width: Double, segments: [Segment], opacity: Double = 1,
+        lens: Bool = false
     ) {
         self.kind = kind
         self.unit = unit
@@ -122,6 +135,7 @@ public struct Mark: Hashable, Sendable {
         self.width = width
         self.segments = segments
         self.opacity = opacity
+        self.lens = lens
     }
 }
 
@@ -260,9 +274,9 @@ public struct TallyScene: Hashable, Sendable {
         return marks.map { $0.kind.isTally && !old.contains($0) }
     }
 
-    /// Draws the inset beside the picture (`--inset`, SPEC §2): its marks follow the rest.
-    package mutating func append(inset: [Mark]) {
-        marks += inset
+    /// Draws the lens beside the picture (`--inset`, SPEC §2): its marks follow the rest.
+    package mutating func append(lens: [Mark]) {
+        marks += lens
     }
 
     /// Writes a caption under the scene (`--caption`): the caption's glyphs follow the tally's marks.

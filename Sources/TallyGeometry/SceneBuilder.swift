@@ -28,10 +28,15 @@ struct SceneBuilder {
     let detail: Detail
     let placement: Placement
     private(set) var marks: [Mark] = []
-    /// Whether a complete twenty-five-unit may keep its gates under its cross; false inside a
+    /// Whether a complete twenty-five-unit's gates are drawn lightened under its cross: inside a
     /// square being filled whose quarters' gates would make it outweigh a finished sibling
-    /// (`partialSquareKeepingGates`).
-    private var keepsGates = true
+    /// (`partialSquareWeighed`).
+    private var lightGates = false
+
+    init(detail: Detail, placement: Placement) {
+        self.detail = detail
+        self.placement = placement
+    }
 
     /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
     static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
@@ -57,27 +62,33 @@ struct SceneBuilder {
             self.complete(child, at: origin + placement.childOffset(level, index), isFrame: false)
         }
         defer {
-            // SPEC §2, "The partial unit shows its whole cell": a unit being filled inside a
-            // larger structure shows where it ends. (The frame's extent is the picture's.)
-            if !isFrame, let dots = cellDots(level, firstEmpty: complete + (rest > 0 ? 1 : 0), at: origin) {
-                marks.append(dots)
+            // SPEC §2, "The partial unit shows its whole cell": every child of a unit being filled
+            // that is not complete has its cell outlined in dots, the one being filled too, from
+            // the moment the unit starts until the child completes, so a stroke landing in an
+            // empty cell adds marks and removes none ("Marks are only added"). The frame's empty
+            // children are the picture's own extent: only its child being filled is outlined.
+            let last = isFrame ? (rest > 0 ? complete + 1 : complete) : level.childCount
+            for index in complete..<last {
+                if let outline = cellOutline(child, at: origin + placement.childOffset(level, index)) {
+                    marks.append(outline)
+                }
             }
         }
         guard rest > 0 else { return }
         let at = origin + placement.childOffset(level, complete)
-        if detail.showsUnits(of: grandchild) {
-            if child.child?.shape == .quincunx, keepsGates, case .automatic(let pixelsPerUnit) = detail {
-                // The square with its quarters' gates is drawn to weigh it, and kept where it
-                // may be (`partialSquareKeepingGates`); else drawn again without them.
-                if let filling = partialSquareKeepingGates(child, count: rest, at: at, pixelsPerUnit: pixelsPerUnit) {
-                    marks += filling
-                } else {
-                    var light = self
-                    light.keepsGates = false
-                    light.marks = []
-                    light.partial(child, count: rest, at: at, isFrame: false)
-                    marks += light.marks
-                }
+        // SPEC §2, "Siblings of one pixel size have one level of detail": a twenty-five-unit
+        // being filled shows its gates wherever a finished one of its size keeps them, and a gate
+        // being filled its strokes wherever its finished siblings are drawn (41 at 64 px: three
+        // gates and a stroke, never a wash beside a finished quarter's gates).
+        let showsChildren =
+            detail.showsUnits(of: grandchild) || (child.shape == .quincunx && showsGates(inQuincunxAt: child))
+            || (child.shape == .gate && showsGates(inQuincunxAt: level))
+        if showsChildren {
+            if child.child?.shape == .quincunx, !lightGates, case .automatic(let pixelsPerUnit) = detail {
+                // The square with its quarters' gates is weighed against a finished one, and
+                // drawn with those gates lightened where it would outweigh it
+                // (`partialSquareWeighed`): lightened, never removed.
+                marks += partialSquareWeighed(child, count: rest, at: at, pixelsPerUnit: pixelsPerUnit)
             } else {
                 partial(child, count: rest, at: at, isFrame: false)
             }
@@ -105,8 +116,12 @@ struct SceneBuilder {
             // every complete twenty-five-unit as large, down to gates too small to be anything
             // but grey dots (`Proportions.smallestGatePixels`), where the cross alone says
             // "complete".
-            if keepsGates && showsGates(inQuincunxAt: level) {
+            if showsGates(inQuincunxAt: level) {
+                let first = marks.count
                 for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
+                if lightGates {
+                    for index in first..<marks.count { marks[index].opacity = Proportions.lightenedOpacity }
+                }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
         case .square where level == .hundred:
@@ -144,76 +159,54 @@ struct SceneBuilder {
         }
     }
 
-    /// The dots that mark the cell of a unit being filled and the cells of its children still
-    /// empty, from `firstEmpty` on: as a wash marks the part of its cell still empty
-    /// (`ProgressMark.cellDots`), single pixels of the progress edge's light ink, so the unit's
-    /// extent and what is left of it read at a glance, lighter than any finished sibling
-    /// (SPEC §2, "Weight follows quantity"). Nil without an output scale, whose pixels they are.
-    private func cellDots(_ level: UnitLevel, firstEmpty: Int, at origin: Point) -> Mark? {
-        guard case .automatic(let pixelsPerUnit) = detail, let child = level.child else { return nil }
+    /// The dotted outline of one cell of a unit being filled (kind `dotted`): a rectangle through
+    /// the centres of the cell's outer pixels, a one-pixel pen, in the progress edge's light ink,
+    /// so the unit's extent and what is left of it read at a glance, lighter than any finished
+    /// sibling (SPEC §2, "Weight follows quantity"). One mark a cell, whatever its size. Nil
+    /// without an output scale, whose pixels they are, for gates (their cells are the strokes'
+    /// own), and for a cell under 3 pixels a side, where dots would be a smudge.
+    func cellOutline(_ level: UnitLevel, at origin: Point) -> Mark? {
+        guard case .automatic(let pixelsPerUnit) = detail, level > .gate else { return nil }
         let cell = ProgressMark.cellPixels(placement.cellSize(level), pixelsPerUnit)
         // A cell wider or taller than any image (a scale no viewport gives) is never shown whole.
-        guard max(cell.width, cell.height) <= Viewport.maximumSide else { return nil }
-        // About 3 pixels apart, as a wash's, but at most `Proportions.partialCellDotsPerSide` a
-        // side: a row 4,000 px wide is dotted, not drawn in thousands of dots.
-        let period = { (side: Double) in
-            max(Proportions.progressDotPeriod, Int((side / Proportions.partialCellDotsPerSide).rounded(.up)))
+        guard cell.width >= 3, cell.height >= 3, max(cell.width, cell.height) <= Viewport.maximumSide else {
+            return nil
         }
-        var dots = ProgressMark.cellDots(cell, clearOf: [], period: period(max(cell.width, cell.height)))
-        let childCell = ProgressMark.cellPixels(placement.cellSize(child), pixelsPerUnit)
-        // Every child's cell is the same size, so the same dots, moved.
-        let childDots = ProgressMark.cellDots(
-            childCell, clearOf: [], period: period(max(childCell.width, childCell.height)))
-        // Where a child's cell meets the unit's, their dots fall on the same pixels: one each.
-        // A dot is a whole pixel of the unit's cell (at most `Viewport.maximumSide` a side), so
-        // its two coordinates pack into one integer, cheaper to hash than the two Doubles.
-        func key(_ x: Double, _ y: Double) -> Int { Int(x) << 32 | Int(y) }
-        var placed = Set<Int>(minimumCapacity: dots.count + childDots.count * (level.childCount - firstEmpty))
-        for dot in dots { placed.insert(key(dot.minX, dot.minY)) }
-        for index in firstEmpty..<level.childCount {
-            // Children sit at whole-pixel steps from the unit's corner (`Placement`).
-            let offset = placement.childOffset(level, index)
-            let (x, y) = ((offset.x * pixelsPerUnit).rounded(), (offset.y * pixelsPerUnit).rounded())
-            for dot in childDots where placed.insert(key(dot.minX + x, dot.minY + y)).inserted {
-                dots.append(Rect(minX: dot.minX + x, minY: dot.minY + y, width: 1, height: 1))
-            }
-        }
-        guard !dots.isEmpty else { return nil }
-        var segments: [Segment] = []
-        segments.reserveCapacity(4 * dots.count)
-        for dot in dots {
-            ProgressMark.appendOutline(
-                of: Rect(
-                    minX: origin.x + dot.minX / pixelsPerUnit, minY: origin.y + dot.minY / pixelsPerUnit,
-                    width: 1 / pixelsPerUnit, height: 1 / pixelsPerUnit),
-                to: &segments)
-        }
-        return Mark(
-            kind: .edge, unit: level.capacity, color: .c1, width: 0, segments: segments,
-            opacity: Proportions.progressOpacity)
+        return ProgressMark.dottedOutline(
+            of: Rect(minX: 0, minY: 0, width: cell.width, height: cell.height), unit: level.capacity, at: origin,
+            pixelsPerUnit: pixelsPerUnit)
     }
 
-    /// A square being filled inside a larger structure, drawn with its complete quarters' gates,
-    /// where it may keep them; nil where it may not (drawn once, to weigh, and kept).
+    /// A square being filled inside a larger structure, drawn with its complete quarters' gates.
     ///
-    /// SPEC §2, "Weight follows quantity": whether such a square may keep the gates and still carry
-    /// no more ink than a finished sibling (its box and cross). Where the gates' strokes are
-    /// closer than a legible gap, the pen floor widens each to a pixel and a quarter's five gates
-    /// are a grey smudge heavier than its cross: three such quarters outweighed a finished
-    /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters are their
-    /// crosses alone, as a twenty-five-unit too small for its gates is, and the square's extent
-    /// and share still show (its dots, the quarter being filled).
-    private func partialSquareKeepingGates(
+    /// SPEC §2, "Weight follows quantity" and "Marks are only added": where the gates' strokes
+    /// are closer than a legible gap, the pen floor widens each to a pixel and a quarter's five
+    /// gates are a grey smudge heavier than its cross: three such quarters outweighed a finished
+    /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters' gates are
+    /// drawn lightened (`Proportions.lightenedOpacity`), never removed, so one more never takes
+    /// a mark away.
+    private func partialSquareWeighed(
         _ level: UnitLevel, count: UInt64, at origin: Point, pixelsPerUnit: Double
-    ) -> [Mark]? {
+    ) -> [Mark] {
         var filling = SceneBuilder(detail: detail, placement: placement)
         filling.partial(level, count: count, at: origin, isFrame: false)
         var finished = SceneBuilder(detail: detail, placement: placement)
         finished.complete(level, at: origin, isFrame: false)
-        let keeps =
-            ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
+        if ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
             <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
-        return keeps ? filling.marks : nil
+        {
+            return filling.marks
+        }
+        var light = SceneBuilder(detail: detail, placement: placement)
+        light.lightGates = true
+        light.partial(level, count: count, at: origin, isFrame: false)
+        return light.marks
+    }
+
+    /// Appends a complete unit inside a larger structure, as the picture draws it (the lens
+    /// weighs itself against a finished square).
+    mutating func appendComplete(_ level: UnitLevel, at origin: Point) {
+        complete(level, at: origin, isFrame: false)
     }
 
     /// Whether a complete twenty-five-unit's gates stand at least

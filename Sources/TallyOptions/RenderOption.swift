@@ -232,13 +232,13 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return Declaration(
                 valueName: "", badge: false,
                 help:
-                    "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels."
+                    "Write the count under the tally (\"99,999\"; \"1.23M\" where every digit does not fit), in tally's own stroke font. Default: on from 10,000, where the shapes repeat every two levels; below it, on for a picture of rows (101 to 9,999) whose gates are too small to read and that has no lens (by its size and rows alone, or --no-inset), and off otherwise."
             ) { text, draft throws(CommandFailure) in draft.settings.caption = try switchValue(text) }
         case .inset:
             return Declaration(
                 valueName: "", badge: false,
                 help:
-                    "Where the hundred-block being filled is too small for its gates to read, draw it once more beside the picture, enlarged, each outlined by a thin frame, and again the one inside a copy still too small; the image grows on its free side, never past the size. Default: where there is room for a copy whose gates read, and not under --frame, --fit frame or --of, whose sequences keep one size; --inset draws it wherever there is room for a larger copy, --no-inset never."
+                    "A lens for the last digits: where a picture of rows (101 to 9,999) is too small for its gates to read, draw the twenty-five-unit where the next mark goes once more under the picture, enlarged, in corner brackets, tied to its place by a thin leader. Its room depends on the size and the rows drawn, never on the count, so the image keeps one size as the count grows. Default: where there is room for it (not under --frame, --fit frame or --of, whose sequences keep one size); --inset draws it there too, --no-inset never (the count is then written instead)."
             ) { text, draft throws(CommandFailure) in draft.settings.inset = try switchValue(text) }
         case .of:
             return Declaration(

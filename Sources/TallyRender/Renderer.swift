@@ -277,29 +277,29 @@ public enum Renderer {
         // The caption's rule and the inset are planned at one density and drawn at the file's,
         // so a `--scale 2` file is its 1x file's picture twice the size.
         let density = settings.scale
-        // The default inset of the picture without a band, where the caption's rule planned it
-        // (nil: not planned), drawn as planned where no band comes.
-        var bareInset: Inset??
+        // The lens room the digits rule planned for the picture without a band (nil: not
+        // planned), drawn as planned where no band comes.
+        var plannedRoom: Lens.Room??
         if Magnitude.captioned(sizing[0], asked: asked) {
             (caption, viewport) = try captioned(count, sizing, shown, side, settings)
             if !Magnitude.captioned(count, asked: asked) { caption = nil }
         } else {
             viewport = try self.viewport(shown, side, settings)
-            // Below 10,000, by default, where the squares are too small to count at a glance,
-            // or the last digits read neither in place nor in a copy (SPEC §2): the picture
-            // without the band decides, with the inset it has by default.
-            let ppu = viewport.pixelsPerUnit
+            // Below 10,000, by default, by the one digits rule (SPEC §2): a picture of rows too
+            // small for its gates writes its count where it has no lens. Both depend on the
+            // picture's frame, scale and size alone.
+            let ppu = viewport.pixelsPerUnit / density
             if asked == nil && mayChangeSize && (settings.detail ?? .automatic) == .automatic {
-                let bare = viewport.aligned(to: canvas.shown(fit, for: extent, detail: .automatic(pixelsPerUnit: ppu)))
-                let inset = Inset.plan(
-                    count: count.value, frame: canvas.level, pixelsPerUnit: ppu / density,
-                    image: (bare.width / density, bare.height / density), side: side.pixels)
-                if Magnitude.captionedBySize(count.value, pixelsPerUnit: ppu / density)
-                    || Magnitude.captionedForLastDigits(count.value, pixelsPerUnit: ppu / density, inset: inset)
-                {
+                let room =
+                    settings.inset == false
+                    ? nil
+                    : Lens.Room.plan(
+                        frame: canvas.level, pixelsPerUnit: ppu,
+                        image: (viewport.width / density, viewport.height / density), side: side.pixels)
+                if Magnitude.writesDigits(frame: canvas.level, pixelsPerUnit: ppu, hasLens: room != nil) {
                     (caption, viewport) = try captioned(count, sizing, shown, side, settings)
                 } else {
-                    bareInset = .some(inset)
+                    plannedRoom = .some(room)
                 }
             }
         }
@@ -315,24 +315,24 @@ public enum Renderer {
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
         var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
         if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
-        // A copy only when asked in a sequence that keeps one size. The default's plan is the one
-        // the caption's rule made where no band came since (the same picture and viewport); the
-        // copies are drawn at the file's density, twice the size (and their detail at that size)
-        // in a `--scale 2` file.
+        // A lens only when asked in a sequence that keeps one size. The default's room is the one
+        // the digits rule planned where no band came since (the same picture and viewport); the
+        // copy is drawn at the file's density, twice the size in a `--scale 2` file.
         if settings.inset ?? mayChangeSize, case .automatic(let pixelsPerUnit) = detail {
-            let planned: Inset?? = settings.inset == nil ? bareInset : nil
-            let inset =
+            let planned: Lens.Room?? = settings.inset == nil ? plannedRoom : nil
+            let room =
                 planned
-                ?? Inset.plan(
-                    count: count.value, frame: canvas.level, pixelsPerUnit: pixelsPerUnit / density,
-                    image: (viewport.width / density, viewport.height / density), side: side.pixels,
-                    forced: settings.inset == true)
-            // An image the inset would take past SPEC §6's limits (64 megapixels) has none.
-            if let inset = inset?.scaled(by: density),
-                let grown = try? viewport.grown(by: inset.pixels, right: inset.right)
-            {
+                ?? Lens.Room.plan(
+                    frame: canvas.level, pixelsPerUnit: pixelsPerUnit / density,
+                    image: (viewport.width / density, viewport.height / density), side: side.pixels)
+            // An image the lens would take past SPEC §6's limits (64 megapixels) has none.
+            if let room = room?.scaled(by: density), let grown = try? viewport.grown(by: room.pixels, right: false) {
+                let picture = viewport.height
                 viewport = grown
-                scene.append(inset: inset.marks(pixelsPerUnit: pixelsPerUnit, image: viewport.visible))
+                scene.append(
+                    lens: Lens.marks(
+                        count: count.value, frame: canvas.level, room: room, pixelsPerUnit: pixelsPerUnit,
+                        image: viewport.visible, picture: picture))
             }
         }
         var newMarks: [Bool]?

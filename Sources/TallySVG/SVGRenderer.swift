@@ -384,6 +384,14 @@ package enum SVGRenderer {
                 if withPens, let width = rule.width {
                     out.append(";stroke-width:")
                     out.append(width / divisor, digits: digits, leadingZero: false)
+                    if rule.kind.isDashed {
+                        // A dotted outline: dashes one pen long, two pens apart, square ends
+                        // (MarkKind.dotted), so the dots stay evenly spaced at any zoom.
+                        out.append(";stroke-linecap:butt;stroke-dasharray:")
+                        out.append(width / divisor, digits: digits, leadingZero: false)
+                        out.append(byte: UInt8(ascii: " "))
+                        out.append(2 * width / divisor, digits: digits, leadingZero: false)
+                    }
                 }
                 if withPens { appendMarkOpacity("stroke", rule) }
                 out.append("}")

@@ -10,8 +10,8 @@ package enum Motion {
         // Caps draw in at the pace of a stroke: the design system names no other.
         case .cross, .box, .line, .diagonal: 0.28
         // A progress fill has no pen to draw in, and a caption or a goal's remaining cell is
-        // not a mark of the count: they are shown at once.
-        case .progress, .edge, .caption, .remaining: 0
+        // not a mark of the count, nor a cell's dotted outline: they are shown at once.
+        case .progress, .edge, .caption, .remaining, .dotted: 0
         }
     }
 

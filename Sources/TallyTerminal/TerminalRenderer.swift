@@ -142,6 +142,22 @@ package enum TerminalRenderer {
                 }
                 continue
             }
+            if mark.kind.isDashed {
+                // A dotted outline: one dot in three along each side, as its dashes are.
+                for segment in mark.segments {
+                    let (ax, ay) = pixel(segment.start)
+                    let (bx, by) = pixel(segment.end)
+                    let length = max(abs(bx - ax), abs(by - ay))
+                    let steps = Int((length / 3).rounded(.down))
+                    for step in 0...max(0, steps) {
+                        let t = length > 0 ? Double(step * 3) / length : 0
+                        let x = Int((ax + t * (bx - ax)).rounded(.down))
+                        let y = Int((ay + t * (by - ay)).rounded(.down))
+                        if x >= 0, x < span, y >= 0, y < rows * 4 { dots[y * span + x] = index + 1 }
+                    }
+                }
+                continue
+            }
             // A pen: every dot whose centre is within half the pen (at least half a dot) of the path.
             let radius = max(mark.width * ppu / 2, 0.5)
             for segment in mark.segments {
@@ -182,7 +198,7 @@ package enum TerminalRenderer {
                         guard markIndex > 0 else { continue }
                         pattern |= bits[dy][dx]
                         let mark = scene.marks[markIndex - 1]
-                        votes[mark.kind.isFilled ? .wash : .token(mark.color), default: 0] += 1
+                        votes[mark.kind.isFilled || mark.kind.isDashed ? .wash : .token(mark.color), default: 0] += 1
                     }
                 }
                 if colors != .none, pattern != 0 {

@@ -99,7 +99,7 @@ import Testing
                 let expected: ColorToken
                 switch mark.kind {
                 // The caption is type in the ink (SPEC §2, "The caption").
-                case .stroke, .line, .progress, .edge, .caption: expected = .c1
+                case .stroke, .line, .progress, .edge, .caption, .dotted: expected = .c1
                 case .slash: expected = .accent
                 case .cross, .diagonal: expected = .c2
                 // A goal's remaining cells: the colour of boxes, never the ink of progress (SPEC §6).

@@ -1,0 +1,192 @@
+/// SPEC §2, "A lens for the last digits": where a picture of rows is too small for its gates,
+/// the twenty-five-unit where the next mark goes is drawn once more under the picture, enlarged
+/// until its gates read, as a map's locator inset repeats a detail: framed apart, tied to its
+/// place by a leader, and lighter than what it magnifies.
+///
+/// The design, and why:
+/// - **One footprint.** Whether a picture has a lens, and the room it takes, depend on its
+///   frame, its scale and its size alone (`Lens.Room.plan`), never on the count's last digits:
+///   every count a picture of the same rows draws has the same band, so a README picture of a
+///   growing count never moves the page at a hundred. Where the band holds nothing (a complete
+///   row: no mark goes next inside it) it stays empty.
+/// - **The quarter, not the hundred.** The square being filled shows its quarters in place
+///   (crosses, and the quarter being filled outlined); what does not read there is the last 0 to
+///   24, so the lens repeats the twenty-five-unit: a third of a square's side, it fits under a
+///   row where a square with legible gates would be taller than the picture (the old inset,
+///   2.25 times the picture at the median).
+/// - **A lens, not a box.** Its frame is four corner brackets, never a closed square in a
+///   box's tone and weight, and its place is marked by a one-pixel leader from under the square
+///   being filled, in the light ink of the dotted outlines, so nothing of it reads as a unit.
+/// - **Within its budget.** Its area is at most a finished row's at the picture's scale, and
+///   its marks are drawn in thin pens (one output pixel) and, where they would still outweigh a
+///   finished square, lightened (`Proportions.lightenedOpacity`).
+/// The lens's marks carry `lens` in the scene (and the JSON scene): they repeat the count,
+/// never add to it, and the accessible text says nothing of them.
+package enum Lens {
+    /// The room a picture keeps under it for its lens: planned from its frame, scale and size.
+    package struct Room: Hashable, Sendable {
+        /// Output pixels the image grows by, at the bottom.
+        package let pixels: Double
+        /// The lens's scale: output pixels per layout unit of the twenty-five-unit drawn alone.
+        package let pixelsPerUnit: Double
+        /// The copy's side in output pixels (its cell, whole pixels).
+        package let side: Double
+        /// The least margin between the picture and the lens's frame, in output pixels.
+        package let lead: Double
+
+        /// The same room at `factor` times the output pixels (`--scale`): the copy of the 1x
+        /// image, as many times larger.
+        package func scaled(by factor: Double) -> Room {
+            guard factor != 1 else { return self }
+            return Room(pixels: pixels * factor, pixelsPerUnit: pixelsPerUnit * factor, side: side * factor, lead: lead * factor)
+        }
+
+        /// The lens room of a picture, or nil where it has none: a frame of rows (101 to
+        /// 10,000), whose gates do not read in place, with room under it (never past the side
+        /// the user fixed) for a copy at least `Proportions.insetGlanceMargin` times the least
+        /// legible scale, and no larger than a finished row.
+        /// - Parameters:
+        ///   - frame: the frame the picture is drawn in.
+        ///   - pixelsPerUnit: the picture's scale.
+        ///   - image: the image's size in output pixels before the lens.
+        ///   - side: the side the user fixed, in output pixels.
+        package static func plan(
+            frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double), side: Double
+        ) -> Room? {
+            guard frame == .thousandRow || frame == .tenThousandBlock, pixelsPerUnit.isFinite, pixelsPerUnit > 0
+            else { return nil }
+            guard !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) else { return nil }
+            let unit = Layout.cellSize(.twentyFive).x
+            let legible = legibleScale
+            let lead = Proportions.minimumMarginPixels + 2 * bracketGap
+            let gap = max(Proportions.minimumMarginPixels, (side * Proportions.marginShare).rounded())
+            // The room under the picture, to a square of the side fixed at most.
+            let limit = max(side, image.width)
+            let room = limit - image.height - lead - gap - 2 * bracketGap
+            // At most a finished row's area at the picture's scale.
+            let row = Placement(pixelsPerUnit: pixelsPerUnit).cellSize(.thousandRow)
+            let rowArea = row.x * pixelsPerUnit * row.y * pixelsPerUnit
+            let largest = min(room, rowArea.squareRoot(), image.width - 2 * gap)
+            let wished = legible * Proportions.insetLegibleMargin * unit
+            let copySide = min(wished, largest).rounded(.down)
+            guard copySide >= legible * Proportions.insetGlanceMargin * unit else { return nil }
+            let scale = copySide / unit
+            // The copy's cell as the builder places it at its scale, in whole pixels.
+            let cell = (Placement(pixelsPerUnit: scale).cellSize(.twentyFive).x * scale).rounded(.up)
+            return Room(pixels: cell + lead + gap + 2 * bracketGap, pixelsPerUnit: scale, side: cell, lead: lead)
+        }
+    }
+
+    /// The smallest scale at which a gate's strokes read: pens and gaps legible.
+    package static var legibleScale: Double {
+        let features = Detail.features(of: .gate)
+        return max(Proportions.legibleGapPixels / features.gap, Proportions.legibleStrokePixels / features.width)
+    }
+
+    /// The output pixels between the copy's cell and its corner brackets.
+    static let bracketGap = 2.0
+
+    /// The lens's marks for `count` in a picture of `frame` at `pixelsPerUnit`, in the picture's
+    /// layout units: the twenty-five-unit where the next mark goes, drawn alone at the room's
+    /// scale with its cell dotted, its corner brackets, and the leader from its place. Empty
+    /// where no mark goes next inside the frame (a complete frame).
+    /// - Parameters:
+    ///   - image: the grown image, in layout units.
+    ///   - picture: the image's height before the lens, in output pixels.
+    package static func marks(
+        count: UInt64, frame: UnitLevel, room: Room, pixelsPerUnit: Double, image: Rect, picture: Double
+    ) -> [Mark] {
+        guard count < frame.capacity else { return [] }
+        let pixel = 1 / pixelsPerUnit
+        let placement = Placement(pixelsPerUnit: pixelsPerUnit)
+        // Where the square holding the next mark sits, and its quarter.
+        var squareOrigin = Point(0, 0)
+        var walking = frame
+        var left = count
+        while walking > .hundred, let child = walking.child {
+            squareOrigin = squareOrigin + placement.childOffset(walking, Int(left / child.capacity))
+            left %= child.capacity
+            walking = child
+        }
+        let quarterIndex = Int(left / UnitLevel.twentyFive.capacity)
+        let quarterOrigin = squareOrigin + placement.childOffset(.hundred, quarterIndex)
+        let quarterSize = placement.cellSize(.twentyFive)
+        let squareSize = placement.cellSize(.hundred)
+        let inQuarter = left % UnitLevel.twentyFive.capacity
+
+        // The copy, centred under its place where the image lets it be.
+        let scale = room.pixelsPerUnit
+        let enlargement = scale / pixelsPerUnit
+        let placeX = quarterOrigin.x + quarterSize.x / 2
+        let inset = bracketGap + 1
+        let half = room.side / 2 * pixel
+        let minX = image.minX + inset * pixel
+        let maxX = image.maxX - inset * pixel - room.side * pixel
+        var copyX = ((placeX - half - image.minX) * pixelsPerUnit).rounded(.down) * pixel + image.minX
+        copyX = min(max(copyX, minX), max(minX, maxX))
+        let copyY = image.minY + (picture + room.lead + bracketGap) * pixel
+        let corner = Point(copyX, copyY)
+        func move(_ point: Point) -> Point {
+            Point(corner.x + point.x * enlargement, corner.y + point.y * enlargement)
+        }
+        let detail = Detail.automatic(pixelsPerUnit: scale)
+        let copyPlacement = Placement(pixelsPerUnit: scale)
+        var copied = SceneBuilder.marks(
+            count: inQuarter, frame: .twentyFive, detail: detail, placement: copyPlacement)
+        let builder = SceneBuilder(detail: detail, placement: copyPlacement)
+        if let outline = builder.cellOutline(.twentyFive, at: Point(0, 0)) { copied.append(outline) }
+        // Thin pens: the copy magnifies the place, it does not weigh more than it.
+        let thin = 1 / scale
+        for index in copied.indices {
+            if !copied[index].kind.isFilled && !copied[index].kind.isDashed {
+                copied[index].width = max(thin, min(copied[index].width, Proportions.lensPenPixels / scale))
+            }
+            copied[index].width *= enlargement
+            copied[index].lens = true
+            for segment in copied[index].segments.indices {
+                let old = copied[index].segments[segment]
+                copied[index].segments[segment] = Segment(
+                    move(old.start), move(old.end), control: old.control.map(move))
+            }
+        }
+        // Lighter than a finished square of the picture, where the thin pens are not enough.
+        var finished = SceneBuilder(detail: .automatic(pixelsPerUnit: pixelsPerUnit), placement: placement)
+        finished.appendComplete(.hundred, at: Point(0, 0))
+        let budget = ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
+        if ProgressMark.ink(copied, pixelsPerUnit: pixelsPerUnit) > budget {
+            for index in copied.indices where copied[index].kind.isTally {
+                copied[index].opacity = min(copied[index].opacity, Proportions.lightenedOpacity)
+            }
+        }
+        var marks = copied
+        // Corner brackets a little outside the copy's cell, and the leader from its place.
+        let side = room.side * pixel
+        let gap = bracketGap * pixel
+        let arm = max(3, (room.side / 5).rounded()) * pixel
+        let (x0, y0) = (corner.x - gap - pixel, corner.y - gap - pixel)
+        let (x1, y1) = (corner.x + side + gap, corner.y + side + gap)
+        var bars: [Rect] = []
+        for (x, y, right, down) in [(x0, y0, true, true), (x1, y0, false, true), (x0, y1, true, false), (x1, y1, false, false)] {
+            let armX = right ? x : x - arm + pixel
+            let armY = down ? y : y - arm + pixel
+            bars.append(Rect(minX: armX, minY: y, width: arm, height: pixel))
+            bars.append(Rect(minX: x, minY: armY, width: pixel, height: arm))
+        }
+        // The leader: a one-pixel line from under the square being filled to the top brackets'
+        // level, at the middle of its quarter (inside the copy's span, so it meets the lens).
+        let leaderX = ((min(max(placeX, corner.x), corner.x + side) - image.minX) * pixelsPerUnit).rounded(.down)
+            * pixel + image.minX
+        let top = squareOrigin.y + squareSize.y + 2 * pixel
+        if y0 - top >= pixel {
+            bars.append(Rect(minX: leaderX, minY: top, width: pixel, height: y0 - top))
+        }
+        var segments: [Segment] = []
+        segments.reserveCapacity(4 * bars.count)
+        for bar in bars { ProgressMark.appendOutline(of: bar, to: &segments) }
+        marks.append(
+            Mark(
+                kind: .edge, unit: UnitLevel.twentyFive.capacity, color: .c1, width: 0, segments: segments,
+                opacity: Proportions.progressOpacity, lens: true))
+        return marks
+    }
+}

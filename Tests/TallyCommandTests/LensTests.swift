@@ -1,0 +1,222 @@
+import Foundation
+import TallyRender
+import TallyTestSupport
+import Testing
+
+@testable import TallyGeometry
+
+/// SPEC §2, "A lens for the last digits", "One footprint", "Marks are only added, until a
+/// collapse" and "One digits rule", as properties of the pictures the renderer lays out.
+@Suite struct LensTests {
+    /// The sizes the rules are stated at.
+    static let sizes: [Double] = [32, 48, 64, 96, 128, 160, 256, 512]
+
+    /// Every count from 0 to 10,000, and every 97th above it to 100,000, then every 997th to
+    /// 10⁶: each pair (n, n + 1) of them. (`make check` runs these on every size; the whole of
+    /// 0 … 100,000 at eight sizes is 1.6 million layouts, past the inner loop's time: its
+    /// pictures above 10,000 are captioned frames whose rules the sampled pairs reach.)
+    static let counts: [UInt64] =
+        Array(0...10_000) + Array(stride(from: 10_001, through: 100_000, by: 97))
+        + Array(stride(from: 100_003, through: 1_000_000, by: 997))
+
+    private static func layout(_ count: UInt64, size: Double, inset: Bool? = nil) throws -> (
+        scene: TallyScene, viewport: Viewport
+    ) {
+        var settings = RenderSettings(side: .longer(size))
+        settings.inset = inset
+        let layout = try Renderer.layout(try #require(TallyCount(exactly: count)), .svg, settings)
+        return (layout.scene, layout.viewport)
+    }
+
+    private static func pixels(_ viewport: Viewport) -> [Double] { [viewport.width, viewport.height] }
+
+    /// One footprint: wherever the picture alone (`--no-inset`) has one pixel size for n and
+    /// n + 1, so does the default, whatever the last digits.
+    @Test(arguments: sizes)
+    func oneFootprint(size: Double) throws {
+        var previous: (count: UInt64, bare: [Double], image: [Double])?
+        for count in Self.counts {
+            let bare = Self.pixels(try Self.layout(count, size: size, inset: false).viewport)
+            let image = Self.pixels(try Self.layout(count, size: size).viewport)
+            if let previous, previous.count + 1 == count, previous.bare == bare {
+                #expect(previous.image == image, "\(previous.count) → \(count) at \(size) px")
+            }
+            previous = (count, bare, image)
+        }
+    }
+
+    /// A mark as the picture places it: its kind, unit and place (its first point; a wash and
+    /// its edge, of which a picture has one, by kind and unit), lightened or not.
+    private struct Identity: Hashable {
+        let kind: MarkKind
+        let unit: UInt64
+        let x: Int64
+        let y: Int64
+
+        init(_ mark: Mark) {
+            kind = mark.kind
+            unit = mark.unit
+            if mark.kind.isFilled {
+                (x, y) = (0, 0)
+            } else {
+                let start = mark.segments.first?.start ?? Point(0, 0)
+                (x, y) = (Int64((start.x * 1e6).rounded()), Int64((start.y * 1e6).rounded()))
+            }
+        }
+    }
+
+    /// The cell of the unit of `level` that holds mark number `index` (0-based) in a frame,
+    /// placed as the picture places it.
+    private static func cell(of level: UnitLevel, holding index: UInt64, in frame: UnitLevel, _ placement: Placement)
+        -> Rect
+    {
+        var origin = Point(0, 0)
+        var walking = frame
+        var left = index
+        while walking > level, let child = walking.child {
+            origin = origin + placement.childOffset(walking, Int(left / child.capacity))
+            left %= child.capacity
+            walking = child
+        }
+        let size = placement.cellSize(level)
+        return Rect(minX: origin.x, minY: origin.y, width: size.x, height: size.y)
+    }
+
+    /// Marks are only added: every mark of n's picture (the lens and the caption aside) is among
+    /// n + 1's, save those inside the unit n + 1 completes (a gate's or a twenty-five-unit's wash
+    /// and outline give way to its finished form, a hundred-block's detail to its box), and save
+    /// where the frame or the picture's scale changes (SPEC §2's collapses, and the fit's next
+    /// child, which rescales the picture).
+    @Test(arguments: sizes)
+    func marksAreOnlyAdded(size: Double) throws {
+        var previous: (count: UInt64, scene: TallyScene, viewport: Viewport)?
+        for count in Self.counts {
+            let now = try Self.layout(count, size: size)
+            defer { previous = (count, now.scene, now.viewport) }
+            guard let before = previous, before.count + 1 == count,
+                before.scene.canvas == now.scene.canvas,
+                before.viewport.pixelsPerUnit == now.viewport.pixelsPerUnit,
+                before.viewport.visible.minX == now.viewport.visible.minX,
+                before.viewport.visible.minY == now.viewport.visible.minY
+            else { continue }
+            let kept = Set(now.scene.marks.filter { !$0.lens && $0.kind != .caption }.map(Identity.init))
+            // The unit count completes, if it completes one of 25 or more.
+            var completed: Rect?
+            var capacity: UInt64 = 5
+            var level = UnitLevel.gate
+            while capacity <= now.scene.canvas.level.capacity && count.isMultiple(of: capacity) {
+                completed = Self.cell(
+                    of: level, holding: before.count, in: now.scene.canvas.level,
+                    Placement(pixelsPerUnit: now.viewport.pixelsPerUnit))
+                guard let next = UnitLevel.all.first(where: { $0.rank == level.rank + 1 }) else { break }
+                level = next
+                capacity = next.capacity
+            }
+            let pixel = 1 / now.viewport.pixelsPerUnit
+            for mark in before.scene.marks where !mark.lens && mark.kind != .caption {
+                if kept.contains(Identity(mark)) { continue }
+                if let completed, let bounds = TallyScene.inkBounds(of: [mark]),
+                    bounds.minX >= completed.minX - 2 * pixel, bounds.maxX <= completed.maxX + 2 * pixel,
+                    bounds.minY >= completed.minY - 2 * pixel, bounds.maxY <= completed.maxY + 2 * pixel
+                {
+                    continue
+                }
+                Issue.record("\(before.count) → \(count) at \(size) px removes a \(mark.kind) of unit \(mark.unit)")
+                return
+            }
+        }
+    }
+
+    /// The cases the rules were written from: one more never empties a square being filled.
+    @Test(arguments: [(374, 256.0), (449, 256), (174, 128), (250, 160), (500, 64)] as [(UInt64, Double)])
+    func oneMoreRemovesNothingOutsideTheCompletedUnit(count: UInt64, size: Double) throws {
+        let before = try Self.layout(count, size: size)
+        let after = try Self.layout(count + 1, size: size)
+        let bare = try [count, count + 1].map { Self.pixels(try Self.layout($0, size: size, inset: false).viewport) }
+        if bare[0] == bare[1] { #expect(Self.pixels(before.viewport) == Self.pixels(after.viewport)) }
+        let detail = { (scene: TallyScene) in
+            scene.marks.filter { !$0.lens && ($0.kind == .stroke || $0.kind == .slash) }.count
+        }
+        // The quarters that showed gates keep them (374 → 375 went from 58 detail marks to 9).
+        #expect(detail(after.scene) >= detail(before.scene) - 24, "\(count) → \(count + 1) at \(size) px")
+        #expect(
+            after.scene.marks.contains { $0.lens } == before.scene.marks.contains { $0.lens },
+            "the lens stays at \(count + 1)")
+    }
+
+    /// 999, 1,000 and 1,001, and 1,199 to 1,201, at 256 px: the image keeps its size where the
+    /// picture alone does (999 and 1,000 are one row; 1,199 to 1,201 two).
+    @Test func theHeightHoldsAtAHundred() throws {
+        for run in [[999, 1_000], [1_199, 1_200, 1_201]] as [[UInt64]] {
+            let sizes = try run.map { Self.pixels(try Self.layout($0, size: 256).viewport) }
+            #expect(Set(sizes).count == 1, "\(run): \(sizes)")
+        }
+        let bare = try [999, 1_000].map { Self.pixels(try Self.layout($0, size: 256, inset: false).viewport) }
+        #expect(bare[0] == bare[1])
+    }
+
+    /// The lens within its budget: its copy no larger than a finished row at the picture's
+    /// scale, its pens one pixel, its frame never a closed square, and its marks flagged.
+    @Test(arguments: [256.0, 512])
+    func theLensStaysWithinItsBudget(size: Double) throws {
+        for count: UInt64 in [137, 250, 301, 467, 792, 1_001, 2_524, 3_887, 6_395, 9_163, 9_999] {
+            let (scene, viewport) = try Self.layout(count, size: size)
+            let lens = scene.marks.filter(\.lens)
+            guard !lens.isEmpty else { continue }
+            let pixels = viewport.pixelsPerUnit
+            let row = Placement(pixelsPerUnit: pixels).cellSize(.thousandRow)
+            let bounds = try #require(TallyScene.inkBounds(of: lens.filter { $0.kind != .edge }))
+            #expect(
+                bounds.width * bounds.height * pixels * pixels <= row.x * row.y * pixels * pixels,
+                "\(count) at \(size) px: the copy is larger than a finished row")
+            for mark in lens where !mark.kind.isFilled {
+                #expect(mark.width * pixels <= 1.0001, "\(count) at \(size) px: a \(mark.kind) pen")
+            }
+            // Nothing of the lens is a box: no closed square in a box's kind.
+            #expect(!lens.contains { $0.kind == .box })
+        }
+    }
+
+    /// One digits rule: below 10,000 a picture writes its count exactly where it has neither
+    /// gates that read in place nor a lens, whatever the last digits; `--no-inset` writes it
+    /// wherever the default draws a lens.
+    @Test(arguments: sizes)
+    func oneDigitsRule(size: Double) throws {
+        for count in stride(from: UInt64(101), through: 9_999, by: 7) {
+            let plain = try Self.layout(count, size: size)
+            let bare = try Self.layout(count, size: size, inset: false)
+            let digits = plain.scene.marks.contains { $0.kind == .caption }
+            let lens = plain.scene.marks.contains { $0.lens }
+            #expect(!(digits && lens), "\(count) at \(size) px: digits and a lens")
+            if lens {
+                #expect(bare.scene.marks.contains { $0.kind == .caption }, "\(count) at \(size) px, --no-inset")
+            }
+        }
+    }
+
+    /// At 256 px a picture of up to four rows has a lens and writes no digits.
+    @Test func fourRowsAt256HaveALensAndNoDigits() throws {
+        for count: UInt64 in [301, 792, 1_418, 2_411, 2_524, 3_887, 4_649] {
+            let scene = try Self.layout(count, size: 256).scene
+            #expect(scene.marks.contains { $0.lens }, "\(count)")
+            #expect(!scene.marks.contains { $0.kind == .caption }, "\(count)")
+        }
+    }
+
+    /// Siblings of one size have one detail: 41 at 64 px shows its second quarter's gates and
+    /// stroke, as its finished first quarter keeps its gates, never a wash.
+    @Test func fortyOneAt64ShowsItsGates() throws {
+        let scene = try Self.layout(41, size: 64).scene
+        #expect(!scene.marks.contains { $0.kind == .progress })
+        #expect(scene.marks.filter { $0.kind == .slash }.count == 5 + 3)
+    }
+
+    /// Dotted outlines are one mark a cell: 863 at 256 px outlines its square being filled and
+    /// its two empty quarters, one `dotted` mark each, four segments each.
+    @Test func dottedOutlinesAreOneMarkACell() throws {
+        let scene = try Self.layout(863, size: 256, inset: false).scene
+        let dotted = scene.marks.filter { $0.kind == .dotted }
+        #expect(dotted.count == 3)
+        #expect(dotted.allSatisfy { $0.segments.count == 4 })
+    }
+}
