@@ -160,7 +160,7 @@ package enum CairoRenderer {
         let surface = cairo.imageSurfaceCreate(CAIRO_FORMAT_ARGB32, Int32(sheet.width), Int32(sheet.height))
         defer { cairo.surfaceDestroy(surface) }
         try check(cairo.surfaceStatus(surface), "create a \(Int(sheet.width))×\(Int(sheet.height)) image", cairo)
-        try draw(sheet, appearance: options.appearance, on: surface, cairo)
+        try draw(sheet, appearance: options.appearance, raster: true, on: surface, cairo)
         guard let data = cairo.imageSurfaceGetData(surface) else { throw CairoError("cairo gave no image data") }
         let stride = Int(cairo.imageSurfaceGetStride(surface)) / 4
         return try use(
@@ -192,15 +192,25 @@ package enum CairoRenderer {
 
     /// The sheet on a surface: the background, each tally's marks in count order with round
     /// caps, then the labels.
+    /// - Parameter raster: a PNG, whose transparent files stand on pages tally cannot see.
     static func draw(
-        _ sheet: CairoSheet, appearance: Appearance, on surface: OpaquePointer?, _ cairo: CairoLibrary
+        _ sheet: CairoSheet, appearance: Appearance, raster: Bool = false, on surface: OpaquePointer?,
+        _ cairo: CairoLibrary
     ) throws(CairoError) {
         let context = cairo.create(surface)
         defer { cairo.destroy(context) }
         try check(cairo.status(context), "start drawing", cairo)
         // Backends without media queries draw `auto` in the light palette.
         let dark = appearance.theme == .dark
-        let palette = appearance.palette(dark: dark)
+        // A transparent PNG of either theme is shown by many hosts on either scheme (the `<img>`
+        // of a light/dark pair is all that npm, PyPI or a plain Markdown image show), so its marks
+        // are the mid tones that read on white and on #0D1117 alike, opaque, as an SVG on an
+        // unknown page draws them (SPEC §2, "Readable on light and dark pages by default").
+        let unknownPage = raster && appearance.background == .none
+        let palette =
+            unknownPage
+            ? Appearance(theme: .auto, overrides: appearance.overrides, background: .none).markPalette(dark: dark)
+            : appearance.palette(dark: dark)
         if let background = appearance.backgroundColor(dark: dark), !background.isClear {
             setColor(context, background, cairo)
             cairo.paint(context)
@@ -216,7 +226,7 @@ package enum CairoRenderer {
             cairo.translate(context, item.origin.x, item.origin.y)
             cairo.scale(context, item.viewport.pixelsPerUnit, item.viewport.pixelsPerUnit)
             cairo.translate(context, -item.viewport.visible.minX, -item.viewport.visible.minY)
-            drawMarks(item.scene.marks, palette: palette, context: context, cairo)
+            drawMarks(item.scene.marks, palette: palette, opaque: unknownPage, context: context, cairo)
             cairo.restore(context)
         }
         drawMarks(sheet.labels, palette: palette, context: context, cairo)
@@ -265,11 +275,15 @@ package enum CairoRenderer {
             end.x, end.y)
     }
 
-    private static func drawMarks(_ marks: [Mark], palette: Palette, context: OpaquePointer?, _ cairo: CairoLibrary) {
+    /// - Parameter opaque: every mark but a wash's tint drawn opaque (on a page tally cannot see,
+    /// a translucent mark mixes with it and falls under 3:1 on one scheme or the other).
+    private static func drawMarks(
+        _ marks: [Mark], palette: Palette, opaque: Bool = false, context: OpaquePointer?, _ cairo: CairoLibrary
+    ) {
         for mark in marks {
             let color = palette[mark.color]
             if color.isClear { continue }
-            setColor(context, color, opacity: mark.opacity, cairo)
+            setColor(context, color, opacity: opaque && mark.kind != .progress ? 1 : mark.opacity, cairo)
             cairo.setLineWidth(context, mark.width)
             var current = Point(0, 0)
             mark.forEachPathElement { element in
@@ -301,6 +315,7 @@ package enum CairoRenderer {
                 cairo.save(context)
                 cairo.setLineCap(context, CAIRO_LINE_CAP_BUTT)
                 let dashes = [mark.width, 2 * mark.width]
+                // Each side of the outline starts half a pen before its corner, with a dash.
                 dashes.withUnsafeBufferPointer { cairo.setDash(context, $0.baseAddress, 2, 0) }
                 cairo.stroke(context)
                 cairo.restore(context)

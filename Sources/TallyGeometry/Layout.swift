@@ -86,6 +86,15 @@ struct Placement {
     private let pitches: [Double]
     /// The cell of each rank, in layout units (x: width, y: height).
     private let sizes: [Point]
+    /// The x of a gate's four strokes in its cell, and of its slash's two ends: as designed,
+    /// except where the strokes would stand under two output pixels apart (SPEC §2, "Small
+    /// sizes": 2 at 20 px was a smudge), where they stand two pixels apart (a one-pixel pen and a
+    /// one-pixel gap), centred on the cell, on pixel centres, so every stroke can be counted. The
+    /// four then span 7 px, past a cell of 4 to 9 px into the empty cells beside a gate in the
+    /// dice five; under 4 px a gate (neighbours under 8 px apart) they would touch, and keep
+    /// the design.
+    let strokeXs: [Double]
+    let slashXs: (start: Double, end: Double)
 
     /// The placement for a level of detail: snapped at its output scale, or as designed for `.full`.
     init(_ detail: Detail) {
@@ -133,6 +142,20 @@ struct Placement {
         }
         self.pitches = pitches
         self.sizes = sizes
+        var strokeXs = Proportions.strokeXs
+        var slashXs = (start: Proportions.slashStart.x, end: Proportions.slashEnd.x)
+        let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
+        if let pixelsPerUnit, pixelsPerUnit.isFinite, spacing * pixelsPerUnit < 2,
+            Proportions.gateSide * pixelsPerUnit >= 4
+        {
+            // Pixel centres two apart, the four centred on the cell's middle.
+            let middle = Proportions.gateSide * pixelsPerUnit / 2
+            let first = (middle - 3.5).rounded() + 0.5
+            strokeXs = (0..<4).map { (first + 2 * Double($0)) / pixelsPerUnit }
+            slashXs = ((first - 1) / pixelsPerUnit, (first + 7) / pixelsPerUnit)
+        }
+        self.strokeXs = strokeXs
+        self.slashXs = slashXs
     }
 
     /// The size of a unit's cell (x: width, y: height).

@@ -118,7 +118,8 @@ package enum Lens {
         let scale = room.pixelsPerUnit
         let enlargement = scale / pixelsPerUnit
         let placeX = quarterOrigin.x + quarterSize.x / 2
-        let inset = bracketGap + 1
+        // The brackets' outer pixel, and the least margin beyond it.
+        let inset = bracketGap + 1 + Proportions.minimumMarginPixels
         let half = room.side / 2 * pixel
         let minX = image.minX + inset * pixel
         let maxX = image.maxX - inset * pixel - room.side * pixel

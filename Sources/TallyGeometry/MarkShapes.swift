@@ -1,16 +1,20 @@
 /// The shape of every mark, placed at a unit's origin. Units, colours and pens per SPEC §2–§3.
 enum MarkShapes {
-    static func stroke(_ index: Int, gateAt origin: Point) -> Mark {
-        let x = origin.x + Proportions.strokeXs[index]
+    static func stroke(_ index: Int, gateAt origin: Point, placement: Placement) -> Mark {
+        let x = origin.x + placement.strokeXs[index]
         return Mark(
             kind: .stroke, unit: 1, color: .c1, width: Proportions.strokeWidth,
             segments: [Segment(x, origin.y + Proportions.strokeTop, x, origin.y + Proportions.strokeBottom)])
     }
 
-    static func slash(gateAt origin: Point) -> Mark {
-        Mark(
+    static func slash(gateAt origin: Point, placement: Placement) -> Mark {
+        let (start, end) = placement.slashXs
+        return Mark(
             kind: .slash, unit: 5, color: .accent, width: Proportions.slashWidth,
-            segments: [Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)])
+            segments: [
+                Segment(
+                    origin + Point(start, Proportions.slashStart.y), origin + Point(end, Proportions.slashEnd.y))
+            ])
     }
 
     /// The cross over a complete twenty-five-unit, opaque over its gates or alone.

@@ -24,7 +24,10 @@ extension TallyScene {
         let grid = PixelGrid(scale: pixelsPerUnit, origin: Point(visible.minX, visible.minY))
         // In place: a scene fresh from the builder owns its marks and their segments, so no
         // array is copied (the copies and their release were a fifth of an SVG's cost).
-        for index in marks.indices where marks[index].kind != .caption {
+        // A caption is set on the grid by its own font; a dotted outline is made on pixel centres
+        // with its sides half a pixel past its corners (`ProgressMark.dottedOutline`), which the
+        // grid would move.
+        for index in marks.indices where marks[index].kind != .caption && !marks[index].kind.isDashed {
             marks[index].snap(to: grid, pixelsPerUnit: pixelsPerUnit)
         }
     }

@@ -109,15 +109,22 @@ enum ProgressMark {
     }
 
     /// One dotted outline (kind `dotted`) of a rectangle of whole pixels, given in pixels from
-    /// `origin` (in layout units): a path through the centres of its outer pixels, so a
-    /// one-pixel pen covers exactly them.
+    /// `origin` (in layout units, on a pixel corner): its four sides through the centres of its
+    /// outer pixels, each its own piece of the path from half a pixel before its first corner to
+    /// half a pixel past its last, so the dash pattern (one pen on, two off) starts afresh at
+    /// every corner and covers each corner's pixel whole: every corner is a dot, and along each
+    /// side a dot every three pixels. One path: where the sides meet, the pixel is painted once.
     static func dottedOutline(of rect: Rect, unit: UInt64, at origin: Point, pixelsPerUnit: Double) -> Mark {
         let pixel = 1 / pixelsPerUnit
-        let inner = Rect(
-            minX: origin.x + (rect.minX + 0.5) * pixel, minY: origin.y + (rect.minY + 0.5) * pixel,
-            width: (rect.width - 1) * pixel, height: (rect.height - 1) * pixel)
+        let half = pixel / 2
+        let (x0, y0) = (origin.x + (rect.minX + 0.5) * pixel, origin.y + (rect.minY + 0.5) * pixel)
+        let (x1, y1) = (origin.x + (rect.maxX - 0.5) * pixel, origin.y + (rect.maxY - 0.5) * pixel)
         return Mark(
-            kind: .dotted, unit: unit, color: .c1, width: pixel, segments: outline(inner),
+            kind: .dotted, unit: unit, color: .c1, width: pixel,
+            segments: [
+                Segment(x0 - half, y0, x1 + half, y0), Segment(x1, y0 - half, x1, y1 + half),
+                Segment(x1 + half, y1, x0 - half, y1), Segment(x0, y1 + half, x0, y0 - half),
+            ],
             opacity: Proportions.progressOpacity)
     }
 

@@ -92,9 +92,8 @@ package enum Proportions {
     /// 64 px, sparse enough that they never close into a box. A dotted cell outline (kind
     /// `dotted`) has the same rhythm: dashes one pen long, two pens apart.
     package static let progressDotPeriod = 3
-    /// A complete twenty-five-unit's gates inside a square being filled that would outweigh a
-    /// finished square are drawn at this opacity: lightened, never removed (SPEC §2, "Marks are
-    /// only added"), and still 3:1 on either paper, as the progress edge is.
+    /// The lens's marks, where they would outweigh a finished square of the picture, are drawn
+    /// at this opacity: lightened, still 3:1 on either paper, as the progress edge is.
     package static let lightenedOpacity = 0.55
 
     /// The cells a goal still holds (`--of`, `RemainingCells`): dotted outlines in the colour of

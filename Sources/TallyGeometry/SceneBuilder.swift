@@ -28,10 +28,10 @@ struct SceneBuilder {
     let detail: Detail
     let placement: Placement
     private(set) var marks: [Mark] = []
-    /// Whether a complete twenty-five-unit's gates are drawn lightened under its cross: inside a
-    /// square being filled whose quarters' gates would make it outweigh a finished sibling
-    /// (`partialSquareWeighed`).
-    private var lightGates = false
+    /// Whether a complete twenty-five-unit keeps its gates under its cross, and one being filled
+    /// shows them: false inside a square being filled where its quarters' gates would make it
+    /// outweigh a finished sibling at this scale (`squareKeepsGates`).
+    private var keepsGates = true
 
     init(detail: Detail, placement: Placement) {
         self.detail = detail
@@ -52,7 +52,7 @@ struct SceneBuilder {
 
     private mutating func partial(_ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool) {
         if level == .gate {
-            for index in 0..<Int(count) { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
+            for index in 0..<Int(count) { marks.append(MarkShapes.stroke(index, gateAt: origin, placement: placement)) }
             return
         }
         guard let child = level.child, let grandchild = child.child else { return }
@@ -81,14 +81,17 @@ struct SceneBuilder {
         // being filled its strokes wherever its finished siblings are drawn (41 at 64 px: three
         // gates and a stroke, never a wash beside a finished quarter's gates).
         let showsChildren =
-            detail.showsUnits(of: grandchild) || (child.shape == .quincunx && showsGates(inQuincunxAt: child))
-            || (child.shape == .gate && showsGates(inQuincunxAt: level))
+            child.shape == .quincunx
+            ? keepsGates && (detail.showsUnits(of: grandchild) || showsGates(inQuincunxAt: child))
+            : detail.showsUnits(of: grandchild) || (child.shape == .gate && showsGates(inQuincunxAt: level))
         if showsChildren {
-            if child.child?.shape == .quincunx, !lightGates, case .automatic(let pixelsPerUnit) = detail {
-                // The square with its quarters' gates is weighed against a finished one, and
-                // drawn with those gates lightened where it would outweigh it
-                // (`partialSquareWeighed`): lightened, never removed.
-                marks += partialSquareWeighed(child, count: rest, at: at, pixelsPerUnit: pixelsPerUnit)
+            if child == .hundred, case .automatic(let pixelsPerUnit) = detail {
+                // Whether the square's quarters keep their gates is decided by the scale alone
+                // (`squareKeepsGates`), so one more never takes them away.
+                var square = SceneBuilder(detail: detail, placement: placement)
+                square.keepsGates = squareKeepsGates(pixelsPerUnit: pixelsPerUnit)
+                square.partial(child, count: rest, at: at, isFrame: false)
+                marks += square.marks
             } else {
                 partial(child, count: rest, at: at, isFrame: false)
             }
@@ -108,20 +111,16 @@ struct SceneBuilder {
         case .stroke:
             break
         case .gate:
-            for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin)) }
-            marks.append(MarkShapes.slash(gateAt: origin))
+            for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin, placement: placement)) }
+            marks.append(MarkShapes.slash(gateAt: origin, placement: placement))
         case .quincunx:
             // The same alone as inside (SPEC §2, "Detail by a unit's own size, wherever it
             // stands"): 24 draws its four gates at every size, so 25 keeps its five, and so does
             // every complete twenty-five-unit as large, down to gates too small to be anything
             // but grey dots (`Proportions.smallestGatePixels`), where the cross alone says
             // "complete".
-            if showsGates(inQuincunxAt: level) {
-                let first = marks.count
+            if keepsGates && showsGates(inQuincunxAt: level) {
                 for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
-                if lightGates {
-                    for index in first..<marks.count { marks[index].opacity = Proportions.lightenedOpacity }
-                }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
         case .square where level == .hundred:
@@ -177,30 +176,24 @@ struct SceneBuilder {
             pixelsPerUnit: pixelsPerUnit)
     }
 
-    /// A square being filled inside a larger structure, drawn with its complete quarters' gates.
+    /// Whether a square being filled inside a row keeps its quarters' gates at this scale.
     ///
-    /// SPEC §2, "Weight follows quantity" and "Marks are only added": where the gates' strokes
-    /// are closer than a legible gap, the pen floor widens each to a pixel and a quarter's five
-    /// gates are a grey smudge heavier than its cross: three such quarters outweighed a finished
-    /// square about twice at 0.3 to 1.25 pixels a unit. There the complete quarters' gates are
-    /// drawn lightened (`Proportions.lightenedOpacity`), never removed, so one more never takes
-    /// a mark away.
-    private func partialSquareWeighed(
-        _ level: UnitLevel, count: UInt64, at origin: Point, pixelsPerUnit: Double
-    ) -> [Mark] {
-        var filling = SceneBuilder(detail: detail, placement: placement)
-        filling.partial(level, count: count, at: origin, isFrame: false)
+    /// SPEC §2, "Weight follows quantity", "Marks are only added" and "Siblings of one size have
+    /// one detail": where the gates' strokes are closer than a legible gap, the pen floor widens
+    /// each to a pixel and a quarter's five gates are a grey smudge heavier than its cross:
+    /// three such quarters outweighed a finished square about twice at 0.3 to 1.25 pixels a
+    /// unit. Whether they may stay is decided on the heaviest square being filled, 99 (three
+    /// complete quarters and 24), against a finished square, so it depends on the scale alone:
+    /// at one scale every square being filled keeps its quarters' gates, or none does (its
+    /// complete quarters then their crosses alone, its quarter being filled a wash). The rule it
+    /// replaces weighed each count, and 374 → 375 at 256 px took 49 marks away.
+    private func squareKeepsGates(pixelsPerUnit: Double) -> Bool {
+        var heaviest = SceneBuilder(detail: detail, placement: placement)
+        heaviest.partial(.hundred, count: UnitLevel.hundred.capacity - 1, at: Point(0, 0), isFrame: false)
         var finished = SceneBuilder(detail: detail, placement: placement)
-        finished.complete(level, at: origin, isFrame: false)
-        if ProgressMark.ink(filling.marks, pixelsPerUnit: pixelsPerUnit)
+        finished.complete(.hundred, at: Point(0, 0), isFrame: false)
+        return ProgressMark.ink(heaviest.marks, pixelsPerUnit: pixelsPerUnit)
             <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
-        {
-            return filling.marks
-        }
-        var light = SceneBuilder(detail: detail, placement: placement)
-        light.lightGates = true
-        light.partial(level, count: count, at: origin, isFrame: false)
-        return light.marks
     }
 
     /// Appends a complete unit inside a larger structure, as the picture draws it (the lens

@@ -485,12 +485,26 @@ extension Renderer {
         _ count: TallyCount, _ settings: RenderSettings, columns: Int, dark: Bool?, colors: TerminalColors
     ) throws(RenderError) -> String {
         var settings = settings
-        settings.side = .width(Double(columns * 2))
         settings.scale = 1
         settings.animation = .none
-        let captioned = Magnitude.captioned(count, asked: settings.caption)
-        settings.caption = false
-        let layout = try layout(count, .svg, settings)
+        // The preview fits a terminal: at most `lines(columns:)` lines, the caption's included.
+        // A picture too tall at the full width (a lens under two squares, a block of rows) is
+        // planned narrower, in steps of a cell, until it fits.
+        let limit = lines(columns: columns)
+        var width = columns * 2
+        var layout = try layout(count, .svg, settings, width: width)
+        while width > 8 {
+            let captionLines = layout.scene.marks.contains { $0.kind == .caption } ? 1 : 0
+            let lines = TerminalRenderer.lines(layout.scene, viewport: layout.viewport) + captionLines
+            if lines <= limit { break }
+            // In proportion, and at least a cell narrower: a picture's height follows its width.
+            width = max(8, min(width - 2, width * limit / lines / 2 * 2))
+            layout = try self.layout(count, .svg, settings, width: width)
+        }
+        // The caption, by SPEC §2's rules (from 10,000, or the one digits rule below it), is
+        // printed as text, never drawn in dots.
+        let captioned = layout.scene.marks.contains { $0.kind == .caption }
+        layout.scene.removeCaption()
         let palette: TerminalPalette =
             dark.map { .theme(settings.appearance(in: .svg).palette(dark: $0)) } ?? .anyBackground
         var text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)
@@ -500,6 +514,19 @@ extension Renderer {
             text += String(repeating: " ", count: margin) + caption + "\n"
         }
         return text
+    }
+
+    /// The most lines a terminal preview takes at `columns`: 24 up to 80 columns (a terminal of
+    /// 80 × 24 shows it whole), and three tenths of the columns beyond.
+    package static func lines(columns: Int) -> Int { max(24, columns * 3 / 10) }
+
+    /// The layout of a terminal preview `width` dots across.
+    private static func layout(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings, width: Int)
+        throws(RenderError) -> (scene: TallyScene, viewport: Viewport, newMarks: [Bool]?)
+    {
+        var settings = settings
+        settings.side = .width(Double(width))
+        return try layout(count, format, settings)
     }
 }
 

@@ -385,7 +385,7 @@ package enum SVGRenderer {
                     out.append(";stroke-width:")
                     out.append(width / divisor, digits: digits, leadingZero: false)
                     if rule.kind.isDashed {
-                        // A dotted outline: dashes one pen long, two pens apart, square ends
+                        // A dotted outline: dashes one pen long, two pens apart, butt ends
                         // (MarkKind.dotted), so the dots stay evenly spaced at any zoom.
                         out.append(";stroke-linecap:butt;stroke-dasharray:")
                         out.append(width / divisor, digits: digits, leadingZero: false)

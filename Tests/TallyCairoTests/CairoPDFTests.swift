@@ -17,9 +17,9 @@ import TallyTestSupport
         #expect(
             text.components(separatedBy: "/Type /Page\n").count + text.components(separatedBy: "/Type /Page ").count - 2
                 >= 1)
-        // The block is taller than wide (its rows 43 apart, its squares 28): 512 px tall, and
-        // as wide, with the copy of its last quarter to its right (SPEC §2).
-        #expect(text.contains("/MediaBox [ 0 0 512 512 ]"))
+        // The block is taller than wide (its rows 43 apart, its squares 28): 512 px tall and
+        // narrower, its count written under ten rows that leave no room for a lens (SPEC §2).
+        #expect(text.contains("/MediaBox [ 0 0 378 512 ]"))
     }
 
     @Test func datesComeFromSourceDateEpochElseAreFixed() throws {

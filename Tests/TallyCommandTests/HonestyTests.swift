@@ -102,8 +102,17 @@ import Testing
                 #expect(opacity >= 0.03, "\(count) at \(size) px: a tint at \(opacity)")
                 guard width >= 3 && height >= 3, Double(count % unit) / Double(unit) < 0.75 else { continue }
                 checked += 1
-                let edge = box(try #require(marks[index + 1]["segments"] as? [[Double]]))
                 let tint = box(try #require(mark["segments"] as? [[Double]]))
+                // The cell's dotted outline: the `dotted` mark of its unit from the tint's corner, its
+                // sides through the centres of the cell's outer pixels and half a pixel past them,
+                // so its path spans the cell's whole pixels.
+                let half = 0.5 / scale
+                let edge = try #require(
+                    marks.lazy.filter {
+                        $0["kind"] as? String == "dotted" && ($0["unit"] as? NSNumber)?.uint64Value == unit
+                    }.map { box(($0["segments"] as? [[Double]]) ?? []) }.first {
+                        abs($0[0] - tint[0]) <= half && abs($0[1] - tint[1]) <= half
+                    }, "\(count) at \(size) px: the \(level.name)'s cell has no dotted outline")
                 // Tint and dots together cover the cell's whole extent, the dots beyond the tint.
                 let spanned = (
                     (max(edge[2], tint[2]) - min(edge[0], tint[0])) * scale,
@@ -120,7 +129,9 @@ import Testing
     }
 
     /// The first stroke of a twenty-five-unit too small for its gates is an upright sliver of
-    /// wash, as a stroke stands, never a level one, which would read as a row's line (26 at 64 px).
+    /// wash, as a stroke stands, never a level one, which would read as a row's line; where its
+    /// finished siblings keep their gates it is a stroke (SPEC §2, "Siblings of one size have
+    /// one detail": 26 at 64 px).
     @Test(arguments: [UInt64(26), 51, 76, 126])
     func aFirstStrokeStandsUpright(_ count: UInt64) throws {
         var washes = 0
@@ -135,8 +146,14 @@ import Testing
                 let (width, height) = (xs.max()! - xs.min()!, ys.max()! - ys.min()!)
                 #expect(height > width, "\(count) at \(size) px: its first stroke is \(width) wide, \(height) tall")
             }
+            // Else the stroke itself, upright.
+            for stroke in marks where stroke.kind == .stroke && stroke.unit == 1 && !stroke.lens {
+                washes += 1
+                let segment = try #require(stroke.segments.first)
+                #expect(segment.start.x == segment.end.x, "\(count) at \(size) px: a stroke not upright")
+            }
         }
-        #expect(washes >= 2, "\(count): \(washes) washes of a twenty-five-unit at 32 to 64 px")
+        #expect(washes >= 2, "\(count): \(washes) first strokes of a twenty-five-unit at 32 to 64 px")
     }
 
     /// At least one pixel, never more: 10,001 is never drawn as 11,000 (SPEC §2's example).
@@ -144,19 +161,21 @@ import Testing
         for size in [64.0, 128, 256, 1024] {
             let scene = try jsonScene(10_001, size: size)
             let marks = try #require(scene["marks"] as? [[String: Any]])
+            // A wash of at least a pixel, or, where its finished siblings keep their gates, the stroke.
             let washes = marks.filter { $0["kind"] as? String == "progress" }
-            #expect(washes.count == 1, "10,001 at \(size) px: \(washes.count) washes")
+            let strokes = marks.filter { $0["kind"] as? String == "stroke" && $0["lens"] == nil }
+            #expect(washes.count + strokes.count == 1, "10,001 at \(size) px: \(washes.count) washes, \(strokes.count) strokes")
         }
     }
 
-    /// "Magnitude in the picture": from 10,000 the scene carries the count, under the tally, by
-    /// default; below it where the picture's squares are drawn under 8 px (a row of them at
-    /// 64 px, never a picture without squares) or its last digits read nowhere (9,999 at 256 px:
-    /// ten rows leave no room for a copy); else only when asked; never when told not to.
+    /// "Magnitude in the picture" and "One digits rule": from 10,000 the scene carries the count,
+    /// under the tally, by default; below it wherever a picture of rows is too small for its
+    /// gates and has no lens (here `--no-inset`: 1,000 and 605 at 256 px too; 101 at 256 px
+    /// reads its gates in place); else only when asked; never when told not to.
     @Test(
         arguments: [
             (UInt64(9_999), [64.0, 256]), (UInt64(10_000), [64.0, 256]), (UInt64(99_999), [64.0, 256]),
-            (UInt64(1_000), [64.0]), (UInt64(605), [64.0]), (UInt64(100_000), [64.0, 256]),
+            (UInt64(1_000), [64.0, 256]), (UInt64(605), [64.0, 256]), (UInt64(100_000), [64.0, 256]),
             (UInt64(9_223_372_036_854_775_807), [64.0, 256]), (UInt64(100), [Double]()), (UInt64(101), [64.0]),
             (UInt64(99), [Double]()),
         ] as [(UInt64, [Double])])

@@ -254,10 +254,17 @@ import Testing
     }
 
     /// The output pixels a unit's light marks cover, weighed as `ProgressMark.tintOpacity`
-    /// weighs them against a finished sibling: a pixel of edge or dot as 0.8 of a solid one,
-    /// a pixel of tint at opacity α as 1.9 α.
+    /// weighs them against a finished sibling: a pixel of edge or of a dotted outline's dots as
+    /// 0.8 of a solid one, a pixel of tint at opacity α as 1.9 α.
     private func lightInk(_ marks: [Mark], pixelsPerUnit: Double) -> Double {
         marks.reduce(0) { total, mark in
+            if mark.kind == .dotted {
+                // A dotted outline: one pixel in three along its path, each as 0.8 of a solid one.
+                let length = mark.segments.reduce(0.0) {
+                    $0 + abs($1.end.x - $1.start.x) + abs($1.end.y - $1.start.y)
+                }
+                return total + 0.8 * length * pixelsPerUnit / 3
+            }
             guard mark.kind.isFilled else { return total }
             let weight = mark.kind == .edge ? 0.8 : 1.9 * mark.opacity
             // Closed rectangles of four segments each.
@@ -271,10 +278,10 @@ import Testing
     }
 
     /// SPEC §2, "The partial unit shows its whole cell": where a unit being filled inside a
-    /// larger structure is drawn with its children (not as a wash), a dot marks each corner of
-    /// its cell and of every child cell still empty, and its light marks (those dots and the
-    /// wash of the child being filled) weigh at most what a finished sibling does (SPEC §2,
-    /// "Weight follows quantity"); 863 at 256 px is eight boxes and a dotted box.
+    /// larger structure is drawn with its children (not as a wash), its cell and the cell of
+    /// every child not complete are each one dotted outline, and its light marks (those outlines
+    /// and the wash of the child being filled) weigh at most what a finished sibling does (SPEC
+    /// §2, "Weight follows quantity"); 863 at 256 px is eight boxes and a dotted square.
     @Test(arguments: [32.0, 64, 128, 256, 512])
     func thePartialUnitShowsItsWholeCell(size: Double) throws {
         var checked = 0
@@ -284,37 +291,38 @@ import Testing
             let placement = Placement(detail)
             let scene = TallyScene(count: try #require(TallyCount(exactly: count)), detail: detail)
             let frame = scene.canvas.level
-            func dotted(_ edge: [Mark], cornersOf origin: Point, _ size: Point) -> Bool {
+            // One `dotted` mark of the unit's capacity whose path runs through the centres of the
+            // cell's outer pixels: its corners within a pixel of the cell's.
+            func dotted(_ unit: UInt64, cornersOf origin: Point, _ size: Point) -> Bool {
                 let pixel = 1 / scale
-                let corners = [
-                    Point(origin.x, origin.y), Point(origin.x + size.x - pixel, origin.y),
-                    Point(origin.x, origin.y + size.y - pixel),
-                    Point(origin.x + size.x - pixel, origin.y + size.y - pixel),
-                ]
-                // A dot's top left within a pixel of each corner's last whole pixel.
-                return corners.allSatisfy { corner in
-                    edge.contains { mark in
-                        mark.segments.contains {
-                            abs($0.start.x - corner.x) <= pixel && abs($0.start.y - corner.y) <= pixel
-                        }
-                    }
+                return scene.marks.contains { mark in
+                    guard mark.kind == .dotted, mark.unit == unit, mark.segments.count == 4,
+                        let bounds = TallyScene.inkBounds(of: [mark])
+                    else { return false }
+                    return abs(bounds.minX - origin.x) <= pixel && abs(bounds.minY - origin.y) <= pixel
+                        && abs(bounds.maxX - (origin.x + size.x)) <= 1.5 * pixel
+                        && abs(bounds.maxY - (origin.y + size.y)) <= 1.5 * pixel
                 }
+            }
+            // Cells under 3 px a side, and gates', are not outlined (a smudge, and the strokes' own).
+            func outlined(_ level: UnitLevel, _ size: Point) -> Bool {
+                level > .gate && (size.x * scale).rounded(.down) >= 3 && (size.y * scale).rounded(.down) >= 3
             }
             func walk(_ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool) throws {
                 guard level > .gate, let child = level.child else { return }
                 let cell = placement.cellSize(level)
                 let inCell = marks(scene.marks, inCellAt: origin, size: cell)
                 if !isFrame {
-                    let edges = scene.marks.filter { $0.kind == .edge && $0.unit == level.capacity }
                     #expect(
-                        dotted(edges, cornersOf: origin, cell),
+                        !outlined(level, cell) || dotted(level.capacity, cornersOf: origin, cell),
                         "\(count) at \(size) px: the \(level.name) being filled has no dotted outline")
-                    let filled = Int(count / child.capacity) + (count % child.capacity > 0 ? 1 : 0)
-                    for index in filled..<level.childCount {
+                    // Every child not complete, the one being filled included.
+                    for index in Int(count / child.capacity)..<level.childCount {
                         let at = origin + placement.childOffset(level, index)
                         #expect(
-                            dotted(edges, cornersOf: at, placement.cellSize(child)),
-                            "\(count) at \(size) px: the empty child \(index) of the \(level.name) is not dotted")
+                            !outlined(child, placement.cellSize(child))
+                                || dotted(child.capacity, cornersOf: at, placement.cellSize(child)),
+                            "\(count) at \(size) px: the child \(index) of the \(level.name) is not dotted")
                     }
                     // A finished sibling: the first of two complete units in their parent.
                     let parent = UnitLevel(rank: level.rank + 1)
@@ -372,7 +380,7 @@ import Testing
                     count: 100 + rest, frame: .thousandRow, detail: detail, placement: placement)
                 let filling = marks(row, inCellAt: second, size: cell)
                 let ink =
-                    ProgressMark.inkPixels(filling, pixelsPerUnit: scale) + lightInk(filling, pixelsPerUnit: scale)
+                    ProgressMark.inkPixels(filling.filter { $0.kind != .dotted }, pixelsPerUnit: scale) + lightInk(filling, pixelsPerUnit: scale)
                 if ink / finished > worst.ratio { worst = (ink / finished, scale, 100 + rest) }
             }
         }
@@ -382,13 +390,15 @@ import Testing
         )
     }
 
-    /// 863 at 256 px: eight boxes, and a dotted box with two crosses on top and a bar below.
+    /// 863 at 256 px: eight boxes, and a dotted square with two crosses on top and a bar below.
     @Test func eightHundredAndSixtyThreeShowsItsNinthSquare() throws {
         let layout = try Renderer.layout(863, .svg, RenderSettings(side: .longer(256), inset: false))
         let kinds = layout.scene.marks.map(\.kind)
         #expect(kinds.filter { $0 == .box }.count == 8)
         #expect(layout.scene.marks.filter { $0.kind == .cross && $0.unit == 25 }.count == 2)
         #expect(layout.scene.marks.contains { $0.kind == .progress && $0.unit == 25 })
-        #expect(layout.scene.marks.contains { $0.kind == .edge && $0.unit == 100 })
+        // The square's cell and its two quarters not complete, one dotted outline each.
+        #expect(layout.scene.marks.filter { $0.kind == .dotted && $0.unit == 100 }.count == 1)
+        #expect(layout.scene.marks.filter { $0.kind == .dotted && $0.unit == 25 }.count == 2)
     }
 }

@@ -79,7 +79,8 @@ import Testing
         let reduced = designScene(n, .automatic(pixelsPerUnit: pixelsPerUnit))
         let fullOpaque = full.opaque
         let fullMarks = full.set
-        let drawn = reduced.marks.filter { !$0.kind.isFilled }.map(opaque)
+        // Fills and dotted outlines are output pixels, drawn only at an output scale.
+        let drawn = reduced.marks.filter { !$0.kind.isFilled && !$0.kind.isDashed }.map(opaque)
         let shown = Set(drawn)
         let at = "count \(n) at \(pixelsPerUnit) px/unit"
         // 1. Level of detail only leaves marks out (and adds progress marks); it never moves one.
@@ -241,22 +242,26 @@ import Testing
         ) { digits, raw, logScale in
             let n = countWithDigits(digits, raw)
             let small = designScene(n, .automatic(pixelsPerUnit: pow10(logScale))).marks
-                .filter { !$0.kind.isFilled && !isInTinyBox($0, pixelsPerUnit: pow10(logScale + 0.5)) }.map(opaque)
+                .filter {
+                    !$0.kind.isFilled && !$0.kind.isDashed && !isInTinyBox($0, pixelsPerUnit: pow10(logScale + 0.5))
+                }.map(opaque)
             let large = Set(designScene(n, .automatic(pixelsPerUnit: pow10(logScale + 0.5))).marks.map(opaque))
             #expect(small.allSatisfy(large.contains), "count \(n) at 10^\(logScale) px/unit")
         }
     }
 
-    /// At a large scale every mark of the full scene is drawn, and besides them only the dots of
-    /// the cells of the units being filled (SPEC §2, "The partial unit shows its whole cell"),
-    /// which are output pixels and so need an output scale: 137's second square and its quarter
-    /// being filled, 9,999's last row, square and quarter; none for 24, whose unit being filled
-    /// is the frame.
+    /// At a large scale every mark of the full scene is drawn, and besides them only the dotted
+    /// outlines of the cells of the units being filled (SPEC §2, "The partial unit shows its
+    /// whole cell"), which are output pixels and so need an output scale: 137's second square and
+    /// its three quarters not complete, 9,999's last row, square and quarter; none for 24, whose
+    /// unit being filled is the frame.
     @Test func largeOutputShowsEverything() {
-        for (n, dotted): (UInt64, [UInt64]) in [(24, []), (99, [25]), (137, [100, 25]), (9999, [1000, 100, 25])] {
+        for (n, dotted): (UInt64, [UInt64]) in [
+            (24, []), (99, [25]), (137, [100, 25, 25, 25]), (9999, [1000, 100, 25]),
+        ] {
             let large = scene(n, .automatic(pixelsPerUnit: 10)).marks
-            #expect(large.filter { $0.kind != .edge } == scene(n).marks, "count \(n)")
-            #expect(large.filter { $0.kind == .edge }.map(\.unit).sorted() == dotted.sorted(), "count \(n)")
+            #expect(large.filter { $0.kind != .dotted } == scene(n).marks, "count \(n)")
+            #expect(large.filter { $0.kind == .dotted }.map(\.unit).sorted() == dotted.sorted(), "count \(n)")
         }
     }
 
@@ -264,8 +269,10 @@ import Testing
         // 137 drawn a few pixels wide: the complete hundred-block (a 3.9 px box, too small for
         // its cross), and the 37 as a progress mark.
         let tiny = scene(137, .automatic(pixelsPerUnit: 0.05))
-        #expect(tiny.marks.map(\.kind) == [.box, .progress, .edge])
-        let progress = try #require(tiny.marks.last)
+        // The square being filled's dotted outline follows its wash.
+        #expect(tiny.marks.map(\.kind) == [.box, .progress, .edge, .dotted])
+        try #require(tiny.marks.count == 4)
+        let progress = tiny.marks[1]
         #expect(progress.unit == 100)
         // It lies in the second square of the row, one whole-pixel step (5 px: 100 units) along.
         #expect(progress.segments.allSatisfy { $0.start.x >= 100 && $0.start.x <= 177.5 })

@@ -39,7 +39,7 @@ import Testing
     /// slash accent.
     static let tokens: [String: ColorToken] = [
         "stroke": .c1, "line": .c1, "caption": .c1, "progress": .c1, "edge": .c1, "cross": .c2, "diagonal": .c2,
-        "box": .c3, "remaining": .c3, "slash": .accent,
+        "box": .c3, "remaining": .c3, "slash": .accent, "dotted": .c1,
     ]
 
     /// WCAG 2.2's relative luminance of `0xRRGGBB`, written out here rather than read from the code.

@@ -50,7 +50,7 @@ import Testing
         }
         var pairs: [(Request, Request)] = []
         while pairs.count < number {
-            let count: UInt64 = [50, 137, 863, 12_345][Int(generator.next() % 4)]
+            var count: UInt64 = [50, 137, 863, 12_345][Int(generator.next() % 4)]
             let format = formats[Int(generator.next() % UInt64(formats.count))]
             var given: [RenderOption: String] = [:]
             for option in options where generator.next() % 6 == 0 { given[option] = value(option) }
@@ -59,6 +59,13 @@ import Testing
                 let option = options[Int(generator.next() % UInt64(options.count))]
                 // A seed moves only the ink style's wobble: vary it where it can show.
                 if option == .seed { (given[.style], other[.style]) = ("ink", "ink") }
+                // The lens shows only in a picture of rows too small for its gates (SPEC §2):
+                // vary it where it can show, 863 at 256 px.
+                if option == .inset {
+                    count = 863
+                    (given[.size], other[.size]) = ("256", "256")
+                    for side in [RenderOption.width, .height] { (given[side], other[side]) = (nil, nil) }
+                }
                 other[option] = generator.next() % 3 == 0 ? nil : value(option)
             }
             let a = Request(count: count, format: format, given: given)
