@@ -86,17 +86,21 @@ struct Placement {
     private let pitches: [Double]
     /// The cell of each rank, in layout units (x: width, y: height).
     private let sizes: [Point]
-    /// The x of a gate's four strokes in its cell, and of its slash's two ends: as designed,
-    /// except where the strokes would stand under two output pixels apart (SPEC §2, "Small
-    /// sizes": 2 at 20 px was a smudge), where they stand two pixels apart (a one-pixel pen and a
-    /// one-pixel gap), centred on the cell, on pixel centres, so every stroke can be counted. The
-    /// four then span 7 px, past a cell of 4 to 9 px into the empty cells beside a gate in the
-    /// dice five; under 4 px a gate (neighbours under 8 px apart) they would touch, and keep
-    /// the design.
-    let strokeXs: [Double]
-    let slashXs: (start: Double, end: Double)
+    /// The x of a gate's four strokes in its cell, and of its slash's two ends, for a gate in
+    /// each column of the dice five (0 left, 1 centre, 2 right): as designed, except where the
+    /// strokes would stand under two output pixels apart (SPEC §2, "Small sizes": 4 at 20 px
+    /// was one stroke and a smudge), where they stand two pixels apart (a one-pixel pen and a
+    /// one-pixel gap) on pixel centres, so every stroke can be counted. The four then span
+    /// 7 px, more than a cell under 7 px: a gate reaches into the empty cells of the dice five
+    /// beside it, never past its twenty-five-unit: a left gate starts at its cell's left, a
+    /// right one ends at its cell's right, the centre one is centred. Where the two gates of a
+    /// row would then touch (cells under 5 px, 16 px images), the design stands.
+    private let strokeColumns: [[Double]]
+    private let slashColumns: [(start: Double, end: Double)]
 
-    /// The placement for a level of detail: snapped at its output scale, or as designed for `.full`.
+    func strokeXs(column: Int) -> [Double] { strokeColumns[column] }
+    func slashXs(column: Int) -> (start: Double, end: Double) { slashColumns[column] }
+
     init(_ detail: Detail) {
         if case .automatic(let pixelsPerUnit) = detail {
             self.init(pixelsPerUnit: pixelsPerUnit)
@@ -142,20 +146,30 @@ struct Placement {
         }
         self.pitches = pitches
         self.sizes = sizes
-        var strokeXs = Proportions.strokeXs
-        var slashXs = (start: Proportions.slashStart.x, end: Proportions.slashEnd.x)
+        var strokeColumns = Array(repeating: Proportions.strokeXs, count: 3)
+        var slashColumns = Array(
+            repeating: (start: Proportions.slashStart.x, end: Proportions.slashEnd.x), count: 3)
         let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
-        if let pixelsPerUnit, pixelsPerUnit.isFinite, spacing * pixelsPerUnit < 2,
-            Proportions.gateSide * pixelsPerUnit >= 4
-        {
-            // Pixel centres two apart, the four centred on the cell's middle.
-            let middle = Proportions.gateSide * pixelsPerUnit / 2
-            let first = (middle - 3.5).rounded() + 0.5
-            strokeXs = (0..<4).map { (first + 2 * Double($0)) / pixelsPerUnit }
-            slashXs = ((first - 1) / pixelsPerUnit, (first + 7) / pixelsPerUnit)
+        if let pixelsPerUnit, pixelsPerUnit.isFinite, spacing * pixelsPerUnit < 2 {
+            let cell = Proportions.gateSide * pixelsPerUnit
+            let step = pitches[UnitLevel.twentyFive.rank] * pixelsPerUnit
+            // The left gate's strokes end at 7 px, the right one's start 7 px before its cell's
+            // end: a pixel apart at least.
+            if 2 * step + cell - 7 >= 8 {
+                // Pixel centres two apart: from the left, centred, and to the right of the cell.
+                let firsts = [0.5, (cell / 2 - 3.5).rounded() + 0.5, (cell - 7).rounded(.down) + 0.5]
+                strokeColumns = firsts.map { first in (0..<4).map { (first + 2 * Double($0)) / pixelsPerUnit } }
+                // The slash a pixel past the strokes each way, never past a side gate's cell.
+                slashColumns = firsts.enumerated().map { column, first in
+                    (
+                        start: (column == 0 ? max(0, first - 1) : first - 1) / pixelsPerUnit,
+                        end: (column == 2 ? min(first + 7, cell) : first + 7) / pixelsPerUnit
+                    )
+                }
+            }
         }
-        self.strokeXs = strokeXs
-        self.slashXs = slashXs
+        self.strokeColumns = strokeColumns
+        self.slashColumns = slashColumns
     }
 
     /// The size of a unit's cell (x: width, y: height).

@@ -1,14 +1,14 @@
 /// The shape of every mark, placed at a unit's origin. Units, colours and pens per SPEC §2–§3.
 enum MarkShapes {
-    static func stroke(_ index: Int, gateAt origin: Point, placement: Placement) -> Mark {
-        let x = origin.x + placement.strokeXs[index]
+    static func stroke(_ index: Int, gateAt origin: Point, column: Int, placement: Placement) -> Mark {
+        let x = origin.x + placement.strokeXs(column: column)[index]
         return Mark(
             kind: .stroke, unit: 1, color: .c1, width: Proportions.strokeWidth,
             segments: [Segment(x, origin.y + Proportions.strokeTop, x, origin.y + Proportions.strokeBottom)])
     }
 
-    static func slash(gateAt origin: Point, placement: Placement) -> Mark {
-        let (start, end) = placement.slashXs
+    static func slash(gateAt origin: Point, column: Int, placement: Placement) -> Mark {
+        let (start, end) = placement.slashXs(column: column)
         return Mark(
             kind: .slash, unit: 5, color: .accent, width: Proportions.slashWidth,
             segments: [

@@ -92,10 +92,6 @@ package enum Proportions {
     /// 64 px, sparse enough that they never close into a box. A dotted cell outline (kind
     /// `dotted`) has the same rhythm: dashes one pen long, two pens apart.
     package static let progressDotPeriod = 3
-    /// The lens's marks, where they would outweigh a finished square of the picture, are drawn
-    /// at this opacity: lightened, still 3:1 on either paper, as the progress edge is.
-    package static let lightenedOpacity = 0.55
-
     /// The cells a goal still holds (`--of`, `RemainingCells`): dotted outlines in the colour of
     /// boxes (c3, never the ink of progress) at this opacity, so they meet 3:1 against either
     /// paper (SPEC §2, "Contrast": 3.26:1 light, 4.75:1 dark, below boxes' 4.26 and 6.06) and,
@@ -131,9 +127,6 @@ package enum Proportions {
     /// readers read such copies (1.04 to 1.07 times: 235 at 64 px, 6,395 at 256 px) 1 to 8 off
     /// in 5 of 9 readings, and copies from 1.33 times (3,815 at 256 px) 1 off in 2 of 18.
     package static let insetGlanceMargin = 1.25
-    /// The lens's pens are at most this many output pixels: it magnifies its place and must
-    /// not outweigh it (SPEC §2, "A lens for the last digits").
-    package static let lensPenPixels = 1.0
 
     // MARK: The gallery sheet (`tally gallery`), in output pixels
 

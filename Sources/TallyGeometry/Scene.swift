@@ -239,6 +239,17 @@ public struct TallyScene: Hashable, Sendable {
         var maxY = -Double.infinity
         for mark in marks {
             let half = mark.width / 2
+            if mark.kind.isDashed {
+                // Butt ends: a side's pen reaches out across it, never past its ends.
+                for segment in mark.segments {
+                    let level = segment.start.y == segment.end.y
+                    minX = min(minX, min(segment.start.x, segment.end.x) - (level ? 0 : half))
+                    maxX = max(maxX, max(segment.start.x, segment.end.x) + (level ? 0 : half))
+                    minY = min(minY, min(segment.start.y, segment.end.y) - (level ? half : 0))
+                    maxY = max(maxY, max(segment.start.y, segment.end.y) + (level ? half : 0))
+                }
+                continue
+            }
             for segment in mark.segments {
                 for point in [segment.start, segment.end, segment.control ?? segment.start] {
                     minX = min(minX, point.x - half)

@@ -50,16 +50,23 @@ struct SceneBuilder {
         return builder.marks
     }
 
-    private mutating func partial(_ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool) {
+    /// - Parameter column: for a gate, its column in its twenty-five-unit's dice five (its
+    ///   strokes' places at small sizes, `Placement.strokeXs(column:)`); a gate alone is centred.
+    private mutating func partial(
+        _ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool, column: Int = 1
+    ) {
         if level == .gate {
-            for index in 0..<Int(count) { marks.append(MarkShapes.stroke(index, gateAt: origin, placement: placement)) }
+            for index in 0..<Int(count) {
+                marks.append(MarkShapes.stroke(index, gateAt: origin, column: column, placement: placement))
+            }
             return
         }
         guard let child = level.child, let grandchild = child.child else { return }
         let complete = Int(count / child.capacity)
         let rest = count % child.capacity
+        func columnOf(_ index: Int) -> Int { level.shape == .quincunx ? Int(Layout.quincunxCells[index].0) : 1 }
         for index in 0..<complete {
-            self.complete(child, at: origin + placement.childOffset(level, index), isFrame: false)
+            self.complete(child, at: origin + placement.childOffset(level, index), isFrame: false, column: columnOf(index))
         }
         defer {
             // SPEC §2, "The partial unit shows its whole cell": every child of a unit being filled
@@ -93,7 +100,7 @@ struct SceneBuilder {
                 square.partial(child, count: rest, at: at, isFrame: false)
                 marks += square.marks
             } else {
-                partial(child, count: rest, at: at, isFrame: false)
+                partial(child, count: rest, at: at, isFrame: false, column: columnOf(complete))
             }
         } else if case .automatic(let pixelsPerUnit) = detail {
             // Too small for its own detail: the child being filled still shows its progress,
@@ -106,13 +113,15 @@ struct SceneBuilder {
         }
     }
 
-    private mutating func complete(_ level: UnitLevel, at origin: Point, isFrame: Bool) {
+    private mutating func complete(_ level: UnitLevel, at origin: Point, isFrame: Bool, column: Int = 1) {
         switch level.shape {
         case .stroke:
             break
         case .gate:
-            for index in 0..<4 { marks.append(MarkShapes.stroke(index, gateAt: origin, placement: placement)) }
-            marks.append(MarkShapes.slash(gateAt: origin, placement: placement))
+            for index in 0..<4 {
+                marks.append(MarkShapes.stroke(index, gateAt: origin, column: column, placement: placement))
+            }
+            marks.append(MarkShapes.slash(gateAt: origin, column: column, placement: placement))
         case .quincunx:
             // The same alone as inside (SPEC §2, "Detail by a unit's own size, wherever it
             // stands"): 24 draws its four gates at every size, so 25 keeps its five, and so does
@@ -120,7 +129,11 @@ struct SceneBuilder {
             // but grey dots (`Proportions.smallestGatePixels`), where the cross alone says
             // "complete".
             if keepsGates && showsGates(inQuincunxAt: level) {
-                for index in 0..<5 { complete(.gate, at: origin + placement.childOffset(level, index), isFrame: false) }
+                for index in 0..<5 {
+                    complete(
+                        .gate, at: origin + placement.childOffset(level, index), isFrame: false,
+                        column: Int(Layout.quincunxCells[index].0))
+                }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))
         case .square where level == .hundred:
@@ -167,8 +180,12 @@ struct SceneBuilder {
     func cellOutline(_ level: UnitLevel, at origin: Point) -> Mark? {
         guard case .automatic(let pixelsPerUnit) = detail, level > .gate else { return nil }
         let cell = ProgressMark.cellPixels(placement.cellSize(level), pixelsPerUnit)
-        // A cell wider or taller than any image (a scale no viewport gives) is never shown whole.
-        guard cell.width >= 3, cell.height >= 3, max(cell.width, cell.height) <= Viewport.maximumSide else {
+        // A twenty-five-unit's cell under 8 px is not outlined: beside the crosses of its
+        // finished siblings (as small), a dotted square of that size read as one more cross to
+        // fresh readers (1,673 at 256 px read 1,698). A cell wider or taller than any image (a
+        // scale no viewport gives) is never shown whole.
+        let least = level == .twentyFive ? Proportions.smallestCappedBoxPixels : 3
+        guard cell.width >= least, cell.height >= least, max(cell.width, cell.height) <= Viewport.maximumSide else {
             return nil
         }
         return ProgressMark.dottedOutline(

@@ -211,10 +211,10 @@ import Testing
         #expect(scene.marks.filter { $0.kind == .slash }.count == 5 + 3)
     }
 
-    /// Dotted outlines are one mark a cell: 863 at 256 px outlines its square being filled and
-    /// its two empty quarters, one `dotted` mark each, four segments each.
+    /// Dotted outlines are one mark a cell: 863 at 512 px outlines its square being filled and
+    /// its two quarters not complete, one `dotted` mark each, four segments each.
     @Test func dottedOutlinesAreOneMarkACell() throws {
-        let scene = try Self.layout(863, size: 256, inset: false).scene
+        let scene = try Self.layout(863, size: 512, inset: false).scene
         let dotted = scene.marks.filter { $0.kind == .dotted }
         #expect(dotted.count == 3)
         #expect(dotted.allSatisfy { $0.segments.count == 4 })

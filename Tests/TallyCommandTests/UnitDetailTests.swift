@@ -109,9 +109,16 @@ import Testing
         let scene = TallyScene(count: TallyCount(exactly: count)!, detail: detail)
         let frame = scene.canvas.level
         var problems: [String] = []
-        func checkComplete(_ level: UnitLevel, at origin: Point, inLightenedSquare: Bool = false) {
+        /// - Parameter gate: a gate's place in its twenty-five-unit, whose column sets its
+        ///   strokes' places at small sizes (SPEC §2, "Small sizes").
+        func checkComplete(_ level: UnitLevel, at origin: Point, inLightenedSquare: Bool = false, gate: Int? = nil) {
             let size = placement.cellSize(level)
-            let drawn = marks(scene.marks, inCellAt: origin, size: size).filter { $0.unit <= level.capacity }
+            // A gate's strokes may reach 2 px into the empty cells beside it (SPEC §2, "Small
+            // sizes"), never as far as another gate.
+            let reach = level == .gate ? 2 / pixelsPerUnit : 0
+            let drawn = marks(
+                scene.marks, inCellAt: Point(origin.x - reach, origin.y), size: Point(size.x + 2 * reach, size.y)
+            ).filter { $0.unit <= level.capacity }
             if level.shape == .square {
                 // A complete square inside a larger structure: its collapsed form.
                 let cap: MarkKind = level == .hundred ? .cross : .diagonal
@@ -124,7 +131,22 @@ import Testing
             }
             // Alone: the unit as the frame of its own capacity (a gate too, which a scene would
             // place in a twenty-five-unit).
-            let alone = SceneBuilder.marks(count: level.capacity, frame: level, detail: detail, placement: placement)
+            var alone = SceneBuilder.marks(count: level.capacity, frame: level, detail: detail, placement: placement)
+            let unit =
+                gate == nil ? [] : SceneBuilder.marks(count: 25, frame: .twentyFive, detail: detail, placement: placement)
+            if let gate, unit.count >= 5 * gate + 5 {
+                // A gate alone in its twenty-five-unit, moved to the cell's corner.
+                let offset = placement.childOffset(.twentyFive, gate)
+                alone = unit[(5 * gate)..<(5 * gate + 5)].map { mark in
+                    var moved = mark
+                    moved.segments = mark.segments.map {
+                        Segment(
+                            Point($0.start.x - offset.x, $0.start.y - offset.y),
+                            Point($0.end.x - offset.x, $0.end.y - offset.y))
+                    }
+                    return moved
+                }
+            }
             // A quarter of a square being filled inside a larger structure may be its cross
             // alone, where its gates would make the square outweigh a finished one (SPEC §2,
             // "Weight follows quantity"); `theSquareBeingFilledNeverOutweighsAFinishedOne`.
@@ -140,7 +162,8 @@ import Testing
             let beingFilledInside = level == .hundred && frame != .hundred
             for index in 0..<complete {
                 checkComplete(
-                    child, at: origin + placement.childOffset(level, index), inLightenedSquare: beingFilledInside)
+                    child, at: origin + placement.childOffset(level, index), inLightenedSquare: beingFilledInside,
+                    gate: child == .gate ? index : nil)
             }
             let rest = count % child.capacity
             guard rest > 0 else { return }
@@ -305,8 +328,11 @@ import Testing
                 }
             }
             // Cells under 3 px a side, and gates', are not outlined (a smudge, and the strokes' own).
+            // A twenty-five-unit's under 8 px neither, where a dotted square reads as a cross.
             func outlined(_ level: UnitLevel, _ size: Point) -> Bool {
-                level > .gate && (size.x * scale).rounded(.down) >= 3 && (size.y * scale).rounded(.down) >= 3
+                let least: Double = level == .twentyFive ? 8 : 3
+                return level > .gate && (size.x * scale).rounded(.down) >= least
+                    && (size.y * scale).rounded(.down) >= least
             }
             func walk(_ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool) throws {
                 guard level > .gate, let child = level.child else { return }
@@ -397,8 +423,9 @@ import Testing
         #expect(kinds.filter { $0 == .box }.count == 8)
         #expect(layout.scene.marks.filter { $0.kind == .cross && $0.unit == 25 }.count == 2)
         #expect(layout.scene.marks.contains { $0.kind == .progress && $0.unit == 25 })
-        // The square's cell and its two quarters not complete, one dotted outline each.
+        // The square's cell, dotted; its quarters, about 7 px, are not (a dotted square that
+        // small reads as one more cross beside its finished siblings').
         #expect(layout.scene.marks.filter { $0.kind == .dotted && $0.unit == 100 }.count == 1)
-        #expect(layout.scene.marks.filter { $0.kind == .dotted && $0.unit == 25 }.count == 2)
+        #expect(layout.scene.marks.filter { $0.kind == .dotted && $0.unit == 25 }.isEmpty)
     }
 }
