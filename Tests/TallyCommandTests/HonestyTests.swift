@@ -100,7 +100,9 @@ import Testing
                 let (width, height) = ((cell.x * scale).rounded(.down), (cell.y * scale).rounded(.down))
                 let opacity = try #require((mark["opacity"] as? NSNumber)?.doubleValue)
                 #expect(opacity >= 0.03, "\(count) at \(size) px: a tint at \(opacity)")
-                guard width >= 3 && height >= 3, Double(count % unit) / Double(unit) < 0.75 else { continue }
+                // Cells are dotted from 3 px a side, a twenty-five-unit's from 8 px (SPEC §2).
+                let least: Double = unit == 25 ? 8 : 3
+                guard width >= least && height >= least, Double(count % unit) / Double(unit) < 0.75 else { continue }
                 checked += 1
                 let tint = box(try #require(mark["segments"] as? [[Double]]))
                 // The cell's dotted outline: the `dotted` mark of its unit from the tint's corner, its

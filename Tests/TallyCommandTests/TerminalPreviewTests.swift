@@ -1,5 +1,7 @@
 import Foundation
 import TallyCommands
+import TallyGeometry
+import TallyRender
 import TallyOptions
 import TallyTestSupport
 import Testing
@@ -88,6 +90,20 @@ import Testing
     /// SPEC §6: the preview's width is `--columns`, else the terminal's, else `COLUMNS`, else 80;
     /// a width out of range from the terminal or `COLUMNS` is passed over, and a bad
     /// `--columns` is an error. Over every source present or not, in range or not.
+    /// SPEC §6, `-f term`: at 80 columns a preview is at most 24 lines, its caption's included,
+    /// for a picture with a lens under it (137 in 80 columns was 39), one of rows (2,524) and
+    /// one of blocks (99,999): an 80 × 24 terminal shows it whole. At 40 columns a row's
+    /// finished squares stay boxes.
+    @Test func aPreviewFitsATerminal() throws {
+        for count: UInt64 in [137, 2_524, 9_999, 99_999, 1_000_000] {
+            let text = try Renderer.terminal(
+                try #require(TallyCount(exactly: count)), RenderSettings(), columns: 80, dark: nil, colors: .none)
+            #expect(Self.lines(text).count <= 24, "\(count) at 80 columns: \(Self.lines(text).count) lines")
+        }
+        let layout = try Renderer.layout(1_234, .svg, RenderSettings(side: .width(80)))
+        #expect(layout.scene.marks.filter { $0.kind == .box && $0.unit == 100 }.count == 10)
+    }
+
     @Test func theWidthIsAskedThenTheTerminalsThenCOLUMNSThen80() throws {
         let terminals: [Int?] = [nil, 0, 3, 4, 60, 132, 2000, 2001]
         let environments: [String?] = [nil, "", "abc", "3", "4", "50", "2000", "2001"]

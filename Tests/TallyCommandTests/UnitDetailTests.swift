@@ -113,11 +113,14 @@ import Testing
         ///   strokes' places at small sizes (SPEC §2, "Small sizes").
         func checkComplete(_ level: UnitLevel, at origin: Point, inLightenedSquare: Bool = false, gate: Int? = nil) {
             let size = placement.cellSize(level)
-            // A gate's strokes may reach 2 px into the empty cells beside it (SPEC §2, "Small
-            // sizes"), never as far as another gate.
-            let reach = level == .gate ? 2 / pixelsPerUnit : 0
+            // A gate's strokes and slash may reach into the empty cells beside it (SPEC §2, "Small
+            // sizes"): a left gate's 2 px to its right, a right gate's 2.5 px to its left, the
+            // centre one's both; never as far as the other gate of its row.
+            let column = gate.map { Int(Layout.quincunxCells[$0].0) } ?? 1
+            let left = level == .gate && column != 0 ? 2.5 / pixelsPerUnit : 0
+            let right = level == .gate && column != 2 ? 2 / pixelsPerUnit : 0
             let drawn = marks(
-                scene.marks, inCellAt: Point(origin.x - reach, origin.y), size: Point(size.x + 2 * reach, size.y)
+                scene.marks, inCellAt: Point(origin.x - left, origin.y), size: Point(size.x + left + right, size.y)
             ).filter { $0.unit <= level.capacity }
             if level.shape == .square {
                 // A complete square inside a larger structure: its collapsed form.
