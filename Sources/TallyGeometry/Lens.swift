@@ -40,7 +40,9 @@ package enum Lens {
         /// image, as many times larger.
         package func scaled(by factor: Double) -> Room {
             guard factor != 1 else { return self }
-            return Room(pixels: pixels * factor, pixelsPerUnit: pixelsPerUnit * factor, side: side * factor, lead: lead * factor)
+            return Room(
+                pixels: pixels * factor, pixelsPerUnit: pixelsPerUnit * factor, side: side * factor, lead: lead * factor
+            )
         }
 
         /// The lens room of a picture, or nil where it has none: a frame of rows (101 to
@@ -164,7 +166,9 @@ package enum Lens {
         let (x0, y0) = (corner.x - gap - pixel, corner.y - gap - pixel)
         let (x1, y1) = (corner.x + side + gap, corner.y + side + gap)
         var bars: [Rect] = []
-        for (x, y, right, down) in [(x0, y0, true, true), (x1, y0, false, true), (x0, y1, true, false), (x1, y1, false, false)] {
+        for (x, y, right, down) in [
+            (x0, y0, true, true), (x1, y0, false, true), (x0, y1, true, false), (x1, y1, false, false),
+        ] {
             let armX = right ? x : x - arm + pixel
             let armY = down ? y : y - arm + pixel
             bars.append(Rect(minX: armX, minY: y, width: arm, height: pixel))
@@ -172,7 +176,8 @@ package enum Lens {
         }
         // The leader: a one-pixel line from under the square being filled to the top brackets'
         // level, at the middle of its quarter (inside the copy's span, so it meets the lens).
-        let leaderX = ((min(max(placeX, corner.x), corner.x + side) - image.minX) * pixelsPerUnit).rounded(.down)
+        let leaderX =
+            ((min(max(placeX, corner.x), corner.x + side) - image.minX) * pixelsPerUnit).rounded(.down)
             * pixel + image.minX
         let top = squareOrigin.y + squareSize.y + 2 * pixel
         if y0 - top >= pixel {

@@ -66,7 +66,8 @@ struct SceneBuilder {
         let rest = count % child.capacity
         func columnOf(_ index: Int) -> Int { level.shape == .quincunx ? Int(Layout.quincunxCells[index].0) : 1 }
         for index in 0..<complete {
-            self.complete(child, at: origin + placement.childOffset(level, index), isFrame: false, column: columnOf(index))
+            self.complete(
+                child, at: origin + placement.childOffset(level, index), isFrame: false, column: columnOf(index))
         }
         defer {
             // SPEC §2, "The partial unit shows its whole cell": every child of a unit being filled

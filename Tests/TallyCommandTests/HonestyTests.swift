@@ -166,7 +166,9 @@ import Testing
             // A wash of at least a pixel, or, where its finished siblings keep their gates, the stroke.
             let washes = marks.filter { $0["kind"] as? String == "progress" }
             let strokes = marks.filter { $0["kind"] as? String == "stroke" && $0["lens"] == nil }
-            #expect(washes.count + strokes.count == 1, "10,001 at \(size) px: \(washes.count) washes, \(strokes.count) strokes")
+            #expect(
+                washes.count + strokes.count == 1,
+                "10,001 at \(size) px: \(washes.count) washes, \(strokes.count) strokes")
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import TallyCommands
 import TallyGeometry
-import TallyRender
 import TallyOptions
+import TallyRender
 import TallyTestSupport
 import Testing
 

@@ -136,7 +136,8 @@ import Testing
             // place in a twenty-five-unit).
             var alone = SceneBuilder.marks(count: level.capacity, frame: level, detail: detail, placement: placement)
             let unit =
-                gate == nil ? [] : SceneBuilder.marks(count: 25, frame: .twentyFive, detail: detail, placement: placement)
+                gate == nil
+                ? [] : SceneBuilder.marks(count: 25, frame: .twentyFive, detail: detail, placement: placement)
             if let gate, unit.count >= 5 * gate + 5 {
                 // A gate alone in its twenty-five-unit, moved to the cell's corner.
                 let offset = placement.childOffset(.twentyFive, gate)
@@ -409,7 +410,8 @@ import Testing
                     count: 100 + rest, frame: .thousandRow, detail: detail, placement: placement)
                 let filling = marks(row, inCellAt: second, size: cell)
                 let ink =
-                    ProgressMark.inkPixels(filling.filter { $0.kind != .dotted }, pixelsPerUnit: scale) + lightInk(filling, pixelsPerUnit: scale)
+                    ProgressMark.inkPixels(filling.filter { $0.kind != .dotted }, pixelsPerUnit: scale)
+                    + lightInk(filling, pixelsPerUnit: scale)
                 if ink / finished > worst.ratio { worst = (ink / finished, scale, 100 + rest) }
             }
         }
