@@ -212,6 +212,25 @@ import Testing
         #expect(scene.marks.filter { $0.kind == .slash }.count == 5 + 3)
     }
 
+    /// Small sizes: at 16 to 32 px a count under 25 is strokes that can be counted, never a
+    /// tint bar; from 20 px, where two gates of a row have room, each stroke on its own pixels,
+    /// two apart: 2 at 20 px is two strokes, 4 four, 9 a gate and four.
+    @Test(arguments: [20.0, 24, 32])
+    func smallCountsAreStrokesThatCanBeCounted(size: Double) throws {
+        for count: UInt64 in [1, 2, 3, 4, 9, 24] {
+            let (scene, viewport) = try Self.layout(count, size: size)
+            #expect(!scene.marks.contains { $0.kind == .progress }, "\(count) at \(size) px: a tint bar")
+            let strokes = scene.marks.filter { $0.kind == .stroke }
+            #expect(strokes.count == Int(count) - Int(count / 5), "\(count) at \(size) px")
+            // The strokes of one gate (the last gate's, in fill order) stand two pixels apart.
+            let last = strokes.suffix(Int(count % 5 == 0 ? 4 : count % 5))
+            let xs = last.compactMap { $0.segments.first.map { $0.start.x * viewport.pixelsPerUnit } }
+            for (a, b) in zip(xs, xs.dropFirst()) {
+                #expect(b - a >= 2 - 1e-9, "\(count) at \(size) px: strokes \(b - a) px apart")
+            }
+        }
+    }
+
     /// Dotted outlines are one mark a cell: 863 at 512 px outlines its square being filled and
     /// its two quarters not complete, one `dotted` mark each, four segments each.
     @Test func dottedOutlinesAreOneMarkACell() throws {
