@@ -116,16 +116,15 @@ package enum Proportions {
 
     // MARK: The lens (`--inset`, `Lens`)
 
-    /// The inset draws the unit being filled this many times larger than the smallest scale at
-    /// which a gate's strokes stand a legible gap apart, where the image has room: the strokes
-    /// are then about 3 px apart rather than 1.5, so four read as four and a slash as a slash at
-    /// a glance (fresh readers misread gates in copies drawn at 1.5×, strokes 2 px apart).
+    /// The lens draws its twenty-five-unit this many times larger than the smallest scale at
+    /// which a gate's strokes stand a legible gap apart, where the room allows: the strokes are
+    /// then about 3 px apart rather than 1.5, so four read as four and a slash as a slash at a
+    /// glance (fresh readers misread gates in copies drawn at 1.5×, strokes 2 px apart).
     package static let insetLegibleMargin = 2.0
-    /// A copy drawn at least this many times the least legible scale reads at a glance; one
-    /// squeezed under it by the room (strokes under about 1.9 px apart) reads only with care,
-    /// and the caption says the count as well (`Magnitude.captionedForLastDigits`). Fresh
-    /// readers read such copies (1.04 to 1.07 times: 235 at 64 px, 6,395 at 256 px) 1 to 8 off
-    /// in 5 of 9 readings, and copies from 1.33 times (3,815 at 256 px) 1 off in 2 of 18.
+    /// A lens squeezed by its room under this many times the least legible scale is not drawn
+    /// (the count is written instead, `Magnitude.writesDigits`): fresh readers read copies at
+    /// 1.04 to 1.07 times (235 at 64 px, 6,395 at 256 px) 1 to 8 off in 5 of 9 readings, and
+    /// copies from 1.33 times (3,815 at 256 px) 1 off in 2 of 18.
     package static let insetGlanceMargin = 1.25
 
     // MARK: The gallery sheet (`tally gallery`), in output pixels

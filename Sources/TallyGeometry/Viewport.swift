@@ -169,7 +169,7 @@ public struct Viewport: Hashable, Sendable {
     }
 
     /// This viewport with `pixels` more output pixels to the right (`right`) or at the bottom,
-    /// for an inset (`Inset`): what was shown stays where it was, at the same scale.
+    /// for a lens (`Lens`): what was shown stays where it was, at the same scale.
     package func grown(by pixels: Double, right: Bool) throws(Problem) -> Viewport {
         let (width, height) = right ? (width + pixels, height) : (width, height + pixels)
         guard width <= Self.maximumSide else { throw .sideTooLarge(width) }

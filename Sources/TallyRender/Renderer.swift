@@ -63,13 +63,14 @@ public struct RenderSettings: Hashable, Sendable {
     public var label: String?
     /// Write the count under the tally (`--caption`, `--no-caption`), in the core's stroke font;
     /// nil: from 10,000 on (`Magnitude.captioned(_:asked:)`), where the shapes repeat, and
-    /// below it where the squares are too small to count (`Magnitude.captionedBySize`) or the
-    /// last digits read nowhere (`Magnitude.captionedForLastDigits`).
+    /// below it by the one digits rule (`Magnitude.writesDigits`): a picture of rows too small
+    /// for its gates that has no lens.
     public var caption: Bool?
-    /// Draw the unit that holds the last two digits once more beside the picture, enlarged,
-    /// where it is too small for its gates to read (`--inset`, `--no-inset`, SPEC §2, "An inset
-    /// for the last digits"); true: wherever there is room for a larger copy; nil: only where
-    /// there is room for a copy whose gates read.
+    /// A lens for the last digits (`--inset`, `--no-inset`, SPEC §2, "A lens for the last
+    /// digits"): the twenty-five-unit where the next mark goes, enlarged under a picture of rows
+    /// too small for its gates, in room planned from the size and the rows alone (`Lens.Room`);
+    /// nil: where there is room, but not in a sequence that keeps one size; true: there too;
+    /// false: never (the count is written instead).
     public var inset: Bool?
     /// A goal to draw the count toward (`--of`, SPEC §6): the goal's frame, with the cells still
     /// to fill outlined; nil for none.
