@@ -181,6 +181,16 @@ public struct Viewport: Hashable, Sendable {
         return Viewport(width: width, height: height, pixelsPerUnit: pixelsPerUnit, visible: visible, footer: footer)
     }
 
+    /// This viewport `width` output pixels wide, what was shown centred in it at the same scale
+    /// (a terminal preview planned narrower than its columns, to fit their lines).
+    package func widened(to width: Double) -> Viewport {
+        guard width > self.width else { return self }
+        var visible = visible
+        visible.minX -= ((width - self.width) / 2).rounded(.down) / pixelsPerUnit
+        visible.width = width / pixelsPerUnit
+        return Viewport(width: width, height: height, pixelsPerUnit: pixelsPerUnit, visible: visible, footer: footer)
+    }
+
     /// This viewport moved by under a pixel so that `placed`, the content as the scene places
     /// it (`Canvas.shown(_:for:detail:)`, in whole-pixel steps), sits centred in the image with
     /// its top left on a pixel corner: every unit then starts on a pixel corner, so siblings

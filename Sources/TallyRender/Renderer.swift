@@ -506,6 +506,8 @@ extension Renderer {
         // printed as text, never drawn in dots.
         let captioned = layout.scene.marks.contains { $0.kind == .caption }
         layout.scene.removeCaption()
+        // As wide as the columns whatever the picture's width, the picture centred.
+        layout.viewport = layout.viewport.widened(to: Double(columns * 2))
         let palette: TerminalPalette =
             dark.map { .theme(settings.appearance(in: .svg).palette(dark: $0)) } ?? .anyBackground
         var text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)

@@ -165,6 +165,11 @@ package enum SVGRenderer {
                 out.append(literal: " stroke-width=\"")
                 out.append(mark.width / divisor, digits: digits, leadingZero: false)
                 out.append(literal: "\"")
+                if mark.kind.isDashed {
+                    out.append(literal: " stroke-dasharray=\"")
+                    appendDashes(&out, width: mark.width / divisor, digits: digits)
+                    out.append(literal: "\"")
+                }
             }
             if classes.hasVaryingOpacities {
                 out.append(mark.kind.isFilled ? " fill-opacity=\"" : " stroke-opacity=\"")
@@ -337,6 +342,13 @@ package enum SVGRenderer {
         out.append(point.y / divisor, digits: digits, leadingZero: false)
     }
 
+    /// A dotted outline's dash array: one pen on, two off.
+    private static func appendDashes(_ out: inout TextBuffer, width: Double, digits: Int) {
+        out.append(width, digits: digits, leadingZero: false)
+        out.append(byte: UInt8(ascii: " "))
+        out.append(2 * width, digits: digits, leadingZero: false)
+    }
+
     /// `;stroke-opacity:.55` (or `fill-`) for a class whose marks are not opaque.
     private static func appendOpacity(_ out: inout TextBuffer, _ paint: String, _ opacity: Double?) {
         guard let opacity, opacity != 1 else { return }
@@ -387,12 +399,12 @@ package enum SVGRenderer {
                     if rule.kind.isDashed {
                         // A dotted outline: dashes one pen long, two pens apart, butt ends
                         // (MarkKind.dotted), so the dots stay evenly spaced at any zoom.
-                        out.append(";stroke-linecap:butt;stroke-dasharray:")
-                        out.append(width / divisor, digits: digits, leadingZero: false)
-                        out.append(byte: UInt8(ascii: " "))
-                        out.append(2 * width / divisor, digits: digits, leadingZero: false)
+                        out.append(";stroke-dasharray:")
+                        appendDashes(&out, width: width / divisor, digits: digits)
                     }
                 }
+                // Where pens vary mark by mark (the ink style), each dotted path carries its dashes.
+                if withPens && rule.kind.isDashed { out.append(";stroke-linecap:butt") }
                 if withPens { appendMarkOpacity("stroke", rule) }
                 out.append("}")
             }

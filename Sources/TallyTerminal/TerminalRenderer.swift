@@ -119,6 +119,15 @@ package enum TerminalRenderer {
         func pixel(_ point: Point) -> (Double, Double) {
             ((point.x - box.minX) * ppu, (point.y - box.minY) * ppu)
         }
+        // The rectangles each wash (a `progress` mark) covers, in dots, by the unit it fills.
+        var washes: [(unit: UInt64, x0: Double, x1: Double, y0: Double, y1: Double)] = []
+        for mark in scene.marks where mark.kind == .progress {
+            for first in stride(from: 0, to: mark.segments.count - 3, by: 4) {
+                let points = mark.segments[first..<(first + 4)].map { pixel($0.start) }
+                let (xs, ys) = (points.map(\.0), points.map(\.1))
+                washes.append((mark.unit, xs.min()!, xs.max()!, ys.min()!, ys.max()!))
+            }
+        }
         for (index, mark) in scene.marks.enumerated() where mark.kind != .caption {
             if mark.kind.isFilled {
                 // A fill is closed rectangles: light every dot whose centre is inside one; a tint
@@ -150,7 +159,10 @@ package enum TerminalRenderer {
                 continue
             }
             if mark.kind.isDashed {
-                // A dotted outline: one dot in three along each side, as its dashes are.
+                // A dotted outline: one dot in three along each side, as its dashes are; none over
+                // the share a wash of its unit covers, whose bar is drawn there (SPEC §2, "Weight
+                // follows quantity": the cell's dots mark its empty part, as a wash's did).
+                let covered = washes.filter { $0.unit == mark.unit }
                 for segment in mark.segments {
                     let (ax, ay) = pixel(segment.start)
                     let (bx, by) = pixel(segment.end)
@@ -160,7 +172,12 @@ package enum TerminalRenderer {
                         let t = length > 0 ? Double(step * 3) / length : 0
                         let x = Int((ax + t * (bx - ax)).rounded(.down))
                         let y = Int((ay + t * (by - ay)).rounded(.down))
-                        if x >= 0, x < span, y >= 0, y < rows * 4 { dots[y * span + x] = index + 1 }
+                        guard x >= 0, x < span, y >= 0, y < rows * 4 else { continue }
+                        let (cx, cy) = (Double(x) + 0.5, Double(y) + 0.5)
+                        if covered.contains(where: { cx >= $0.x0 && cx <= $0.x1 && cy >= $0.y0 && cy <= $0.y1 }) {
+                            continue
+                        }
+                        dots[y * span + x] = index + 1
                     }
                 }
                 continue

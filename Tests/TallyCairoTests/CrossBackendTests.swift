@@ -32,8 +32,11 @@ import TallyTestSupport
             ("light-256", RenderSettings(side: .longer(256), appearance: Appearance(background: .paper))),
             ("light-1024", RenderSettings(side: .longer(1024), appearance: Appearance(background: .paper))),
             (
+                // On its paper: a transparent PNG is drawn in the mid tones (SPEC §3), where an
+                // SVG of a fixed theme keeps its palette.
                 "dark-ink",
-                RenderSettings(side: .longer(320), appearance: Appearance(theme: .dark), style: .ink, seed: 3)
+                RenderSettings(
+                    side: .longer(320), appearance: Appearance(theme: .dark, background: .paper), style: .ink, seed: 3)
             ),
         ]
         for count in TallyCount.thresholds {
