@@ -118,7 +118,7 @@ package struct CaptionLayout: Hashable, Sendable {
         let scale = viewport.pixelsPerUnit
         let top = viewport.height - viewport.footer + Magnitude.digitTopShare * digitPixels
         var centre = viewport.width / 2
-        if let tally = TallyScene.inkBounds(of: marks.lazy.filter(\.kind.isTally)) {
+        if let tally = TallyScene.inkBounds(of: marks.lazy.filter { $0.kind.isTally }) {
             centre = ((tally.minX + tally.maxX) / 2 - viewport.visible.minX) * scale
         }
         // Inside the margins; a caption as wide as the room between them (`fit` sized it so)

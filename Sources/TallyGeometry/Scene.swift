@@ -250,13 +250,18 @@ public struct TallyScene: Hashable, Sendable {
                 }
                 continue
             }
+            // Point by point, without an array of the three a segment may have (one allocation a
+            // segment was most of a caption's cost: it centres on the tally's ink).
+            func include(_ point: Point) {
+                minX = min(minX, point.x - half)
+                minY = min(minY, point.y - half)
+                maxX = max(maxX, point.x + half)
+                maxY = max(maxY, point.y + half)
+            }
             for segment in mark.segments {
-                for point in [segment.start, segment.end, segment.control ?? segment.start] {
-                    minX = min(minX, point.x - half)
-                    minY = min(minY, point.y - half)
-                    maxX = max(maxX, point.x + half)
-                    maxY = max(maxY, point.y + half)
-                }
+                include(segment.start)
+                include(segment.end)
+                if let control = segment.control { include(control) }
             }
         }
         return minX <= maxX ? Rect(minX: minX, minY: minY, width: maxX - minX, height: maxY - minY) : nil
