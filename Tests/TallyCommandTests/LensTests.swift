@@ -12,9 +12,11 @@ import Testing
     static let sizes: [Double] = [32, 48, 64, 96, 128, 160, 256, 512]
 
     /// Every count from 0 to 10,000, and every 97th above it to 100,000, then every 997th to
-    /// 10⁶: each pair (n, n + 1) of them. (`make check` runs these on every size; the whole of
-    /// 0 … 100,000 at eight sizes is 1.6 million layouts, past the inner loop's time: its
-    /// pictures above 10,000 are captioned frames whose rules the sampled pairs reach.)
+    /// 10⁶: each pair (n, n + 1) of them, as whole renders. (Every count to 100,000 at eight
+    /// sizes as whole renders is 1.6 million layouts, about seven minutes of the inner loop;
+    /// above 10,000, where there is no lens, `marksAreOnlyAddedToAHundredThousand` walks every
+    /// count on the scenes the renderer draws, and `oneFootprint` checks that the default there
+    /// is the picture alone.)
     static let counts: [UInt64] =
         Array(0...10_000) + Array(stride(from: 10_001, through: 100_000, by: 97))
         + Array(stride(from: 100_003, through: 1_000_000, by: 997))
@@ -38,6 +40,10 @@ import Testing
         for count in Self.counts {
             let bare = Self.pixels(try Self.layout(count, size: size, inset: false).viewport)
             let image = Self.pixels(try Self.layout(count, size: size).viewport)
+            // Above 10,000 there is no lens (the caption states the count): the default is the
+            // picture alone, so the footprint holds there for every count as it does for the
+            // picture alone, and `marksAreOnlyAddedToAHundredThousand` walks every count.
+            if count > 10_000 { #expect(image == bare, "\(count) at \(size) px: a lens above 10,000") }
             if let previous, previous.count + 1 == count, previous.bare == bare {
                 #expect(previous.image == image, "\(previous.count) → \(count) at \(size) px")
             }
@@ -99,29 +105,86 @@ import Testing
                 before.viewport.visible.minX == now.viewport.visible.minX,
                 before.viewport.visible.minY == now.viewport.visible.minY
             else { continue }
-            let kept = Set(now.scene.marks.filter { !$0.lens && $0.kind != .caption }.map(Identity.init))
-            // The unit count completes, if it completes one of 25 or more.
-            var completed: Rect?
-            var capacity: UInt64 = 5
-            var level = UnitLevel.gate
-            while capacity <= now.scene.canvas.level.capacity && count.isMultiple(of: capacity) {
-                completed = Self.cell(
-                    of: level, holding: before.count, in: now.scene.canvas.level,
-                    Placement(pixelsPerUnit: now.viewport.pixelsPerUnit))
-                guard let next = UnitLevel.all.first(where: { $0.rank == level.rank + 1 }) else { break }
-                level = next
-                capacity = next.capacity
+            if let removed = Self.removedMark(
+                before.scene.marks, now.scene.marks, count: count, frame: now.scene.canvas.level,
+                pixelsPerUnit: now.viewport.pixelsPerUnit)
+            {
+                Issue.record(
+                    "\(before.count) → \(count) at \(size) px removes a \(removed.kind) of unit \(removed.unit)")
+                return
             }
-            let pixel = 1 / now.viewport.pixelsPerUnit
-            for mark in before.scene.marks where !mark.lens && mark.kind != .caption {
-                if kept.contains(Identity(mark)) { continue }
-                if let completed, let bounds = TallyScene.inkBounds(of: [mark]),
-                    bounds.minX >= completed.minX - 2 * pixel, bounds.maxX <= completed.maxX + 2 * pixel,
-                    bounds.minY >= completed.minY - 2 * pixel, bounds.maxY <= completed.maxY + 2 * pixel
-                {
-                    continue
-                }
-                Issue.record("\(before.count) → \(count) at \(size) px removes a \(mark.kind) of unit \(mark.unit)")
+        }
+    }
+
+    /// The first mark of `before` (the picture of count - 1; the lens and the caption aside) that
+    /// `after` (the picture of `count`) no longer has, outside the unit `count` completes; nil
+    /// where there is none. Both in one frame at one scale. The marks are in count order, so
+    /// the two share a prefix, and only what follows it is looked up.
+    static func removedMark(
+        _ before: [Mark], _ after: [Mark], count: UInt64, frame: UnitLevel, pixelsPerUnit: Double
+    ) -> Mark? {
+        let before = before.filter { !$0.lens && $0.kind != .caption }
+        let after = after.filter { !$0.lens && $0.kind != .caption }
+        var shared = 0
+        while shared < min(before.count, after.count), Identity(before[shared]) == Identity(after[shared]) {
+            shared += 1
+        }
+        guard shared < before.count else { return nil }
+        let kept = Set(after[shared...].map(Identity.init))
+        // The unit count completes, if it completes one.
+        var completed: Rect?
+        var capacity: UInt64 = 5
+        var level = UnitLevel.gate
+        while capacity <= frame.capacity && count.isMultiple(of: capacity) {
+            completed = Self.cell(of: level, holding: count - 1, in: frame, Placement(pixelsPerUnit: pixelsPerUnit))
+            guard let next = UnitLevel.all.first(where: { $0.rank == level.rank + 1 }) else { break }
+            level = next
+            capacity = next.capacity
+        }
+        let pixel = 1 / pixelsPerUnit
+        for mark in before[shared...] {
+            if kept.contains(Identity(mark)) { continue }
+            if let completed, let bounds = TallyScene.inkBounds(of: [mark]),
+                bounds.minX >= completed.minX - 2 * pixel, bounds.maxX <= completed.maxX + 2 * pixel,
+                bounds.minY >= completed.minY - 2 * pixel, bounds.maxY <= completed.maxY + 2 * pixel
+            {
+                continue
+            }
+            return mark
+        }
+        return nil
+    }
+
+    /// Marks are only added from 10,000 to 100,000 at every size, for every count: on the scenes
+    /// the renderer draws there (a frame of 10⁵, its detail and whole-pixel placement at the
+    /// picture's scale), before the pixel grid, which moves equal marks alike at one scale. There
+    /// is no lens above 10,000 and every picture is captioned, so the picture's marks are the
+    /// builder's: `marksAreOnlyAdded` checks the same on whole renders, every 97th pair.
+    @Test(arguments: sizes)
+    func marksAreOnlyAddedToAHundredThousand(size: Double) throws {
+        let frame = UnitLevel(rank: 6)
+        // The picture's scale by the blocks the fit shows (those holding any of the count),
+        // taken from the renderer at each class's first and last count.
+        var scales: [UInt64: Double] = [:]
+        for blocks in UInt64(2)...10 {
+            let (first, last) = (10_000 * (blocks - 1) + 1, 10_000 * blocks)
+            let scale = try Self.layout(first, size: size).viewport.pixelsPerUnit
+            #expect(try Self.layout(last, size: size).viewport.pixelsPerUnit == scale, "\(last) at \(size) px")
+            scales[blocks] = scale
+        }
+        var previous: (count: UInt64, marks: [Mark], scale: Double)?
+        for count in UInt64(10_001)...100_000 {
+            let scale = try #require(scales[(count - 1) / 10_000 + 1])
+            let marks = SceneBuilder.marks(
+                count: count, frame: frame, detail: .automatic(pixelsPerUnit: scale),
+                placement: Placement(pixelsPerUnit: scale))
+            defer { previous = (count, marks, scale) }
+            guard let before = previous, before.scale == scale else { continue }
+            if let removed = Self.removedMark(
+                before.marks, marks, count: count, frame: frame, pixelsPerUnit: scale)
+            {
+                Issue.record(
+                    "\(before.count) → \(count) at \(size) px removes a \(removed.kind) of unit \(removed.unit)")
                 return
             }
         }
