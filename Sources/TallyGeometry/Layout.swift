@@ -95,11 +95,15 @@ struct Placement {
     /// beside it, never past its twenty-five-unit: a left gate starts at its cell's left, a
     /// right one ends at its cell's right, the centre one is centred. Where the two gates of a
     /// row would then touch (cells under 5 px, 16 px images), the design stands.
-    private let strokeColumns: [[Double]]
-    private let slashColumns: [(start: Double, end: Double)]
+    /// Four a column, then two a column: flat arrays of Double, whose type every build already
+    /// has, rather than arrays of arrays or tuples, whose metadata a render would make at run time.
+    private let strokeColumns: [Double]
+    private let slashColumns: [Double]
 
-    func strokeXs(column: Int) -> [Double] { strokeColumns[column] }
-    func slashXs(column: Int) -> (start: Double, end: Double) { slashColumns[column] }
+    func stroke(_ index: Int, column: Int) -> Double { strokeColumns[4 * column + index] }
+    func slashXs(column: Int) -> (start: Double, end: Double) {
+        (slashColumns[2 * column], slashColumns[2 * column + 1])
+    }
 
     init(_ detail: Detail) {
         if case .automatic(let pixelsPerUnit) = detail {
@@ -146,9 +150,9 @@ struct Placement {
         }
         self.pitches = pitches
         self.sizes = sizes
-        var strokeColumns = Array(repeating: Proportions.strokeXs, count: 3)
-        var slashColumns = Array(
-            repeating: (start: Proportions.slashStart.x, end: Proportions.slashEnd.x), count: 3)
+        var strokeColumns = Proportions.strokeXs + Proportions.strokeXs + Proportions.strokeXs
+        var slashColumns = [Double]()
+        for _ in 0..<3 { slashColumns += [Proportions.slashStart.x, Proportions.slashEnd.x] }
         let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
         if let pixelsPerUnit, pixelsPerUnit.isFinite, spacing * pixelsPerUnit < 2 {
             let cell = Proportions.gateSide * pixelsPerUnit
@@ -158,13 +162,13 @@ struct Placement {
             if 2 * step + cell - 7 >= 8 {
                 // Pixel centres two apart: from the left, centred, and to the right of the cell.
                 let firsts = [0.5, (cell / 2 - 3.5).rounded() + 0.5, (cell - 7).rounded(.down) + 0.5]
-                strokeColumns = firsts.map { first in (0..<4).map { (first + 2 * Double($0)) / pixelsPerUnit } }
-                // The slash a pixel past the strokes each way, never past a side gate's cell.
-                slashColumns = firsts.enumerated().map { column, first in
-                    (
-                        start: (column == 0 ? max(0, first - 1) : first - 1) / pixelsPerUnit,
-                        end: (column == 2 ? min(first + 7, cell) : first + 7) / pixelsPerUnit
-                    )
+                strokeColumns = []
+                slashColumns = []
+                for (column, first) in firsts.enumerated() {
+                    for index in 0..<4 { strokeColumns.append((first + 2 * Double(index)) / pixelsPerUnit) }
+                    // The slash a pixel past the strokes each way, never past a side gate's cell.
+                    slashColumns.append((column == 0 ? max(0, first - 1) : first - 1) / pixelsPerUnit)
+                    slashColumns.append((column == 2 ? min(first + 7, cell) : first + 7) / pixelsPerUnit)
                 }
             }
         }

@@ -1,7 +1,7 @@
 /// The shape of every mark, placed at a unit's origin. Units, colours and pens per SPEC §2–§3.
 enum MarkShapes {
     static func stroke(_ index: Int, gateAt origin: Point, column: Int, placement: Placement) -> Mark {
-        let x = origin.x + placement.strokeXs(column: column)[index]
+        let x = origin.x + placement.stroke(index, column: column)
         return Mark(
             kind: .stroke, unit: 1, color: .c1, width: Proportions.strokeWidth,
             segments: [Segment(x, origin.y + Proportions.strokeTop, x, origin.y + Proportions.strokeBottom)])

@@ -51,7 +51,7 @@ struct SceneBuilder {
     }
 
     /// - Parameter column: for a gate, its column in its twenty-five-unit's dice five (its
-    ///   strokes' places at small sizes, `Placement.strokeXs(column:)`); a gate alone is centred.
+    ///   strokes' places at small sizes, `Placement.stroke(_:column:)`); a gate alone is centred.
     private mutating func partial(
         _ level: UnitLevel, count: UInt64, at origin: Point, isFrame: Bool, column: Int = 1
     ) {
