@@ -57,9 +57,8 @@ package enum Lens {
         package static func plan(
             frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double), side: Double
         ) -> Room? {
-            guard frame == .thousandRow || frame == .tenThousandBlock, pixelsPerUnit.isFinite, pixelsPerUnit > 0
+            guard pixelsPerUnit.isFinite, pixelsPerUnit > 0, wanted(frame: frame, pixelsPerUnit: pixelsPerUnit)
             else { return nil }
-            guard !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate) else { return nil }
             let unit = Layout.cellSize(.twentyFive).x
             let legible = legibleScale
             let lead = Proportions.minimumMarginPixels
@@ -80,6 +79,14 @@ package enum Lens {
             let cell = (Placement(pixelsPerUnit: scale).cellSize(.twentyFive).x * scale).rounded(.up)
             return Room(pixels: cell + lead + gap + 2 * framing, pixelsPerUnit: scale, side: cell, lead: lead)
         }
+    }
+
+    /// Whether a picture's last digits do not read in place: a picture of rows (a frame of 1,000
+    /// or 10,000) whose gates' strokes do not stand the legible gap apart. There a lens is drawn
+    /// where it has room, and the count written where it has none (`Magnitude.writesDigits`).
+    package static func wanted(frame: UnitLevel, pixelsPerUnit: Double) -> Bool {
+        (frame == .thousandRow || frame == .tenThousandBlock)
+            && !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate)
     }
 
     /// The smallest scale at which a gate's strokes read: pens and gaps legible.

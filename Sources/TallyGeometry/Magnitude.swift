@@ -42,8 +42,7 @@ public enum Magnitude {
     ///   - pixelsPerUnit: the picture's scale.
     ///   - hasLens: whether the picture has a lens.
     package static func writesDigits(frame: UnitLevel, pixelsPerUnit: Double, hasLens: Bool) -> Bool {
-        guard frame == .thousandRow || frame == .tenThousandBlock, !hasLens else { return false }
-        return !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate)
+        !hasLens && Lens.wanted(frame: frame, pixelsPerUnit: pixelsPerUnit)
     }
 }
 

@@ -75,8 +75,8 @@ enum ProgressMark {
         marks.reduce(0) { total, mark in
             guard !mark.kind.isFilled else { return total }
             let pen = max(mark.width * pixelsPerUnit, Proportions.minimumPenPixels)
-            // A dotted outline lays down one pen in three along its length, at its opacity; a
-            // lightened mark its opacity's share.
+            // A dotted outline lays down one pen in three along its length; a translucent pen
+            // (the dots' 55%) its opacity's share.
             let share = (mark.kind.isDashed ? 1.0 / 3 : 1) * mark.opacity
             return mark.segments.reduce(total) { sum, segment in
                 let (dx, dy) = (segment.end.x - segment.start.x, segment.end.y - segment.start.y)

@@ -295,11 +295,6 @@ public struct TallyScene: Hashable, Sendable {
         marks += lens
     }
 
-    /// Takes the caption's glyphs out (a terminal preview prints the count as text).
-    package mutating func removeCaption() {
-        marks.removeAll { $0.kind == .caption }
-    }
-
     /// Writes a caption under the scene (`--caption`): the caption's glyphs follow the tally's marks.
     package mutating func append(_ caption: Caption) {
         marks += caption.marks

@@ -33,11 +33,6 @@ struct SceneBuilder {
     /// outweigh a finished sibling at this scale (`squareKeepsGates`).
     private var keepsGates = true
 
-    init(detail: Detail, placement: Placement) {
-        self.detail = detail
-        self.placement = placement
-    }
-
     /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
     static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
         var builder = SceneBuilder(detail: detail, placement: placement ?? Placement(detail))
@@ -178,7 +173,7 @@ struct SceneBuilder {
     /// sibling (SPEC §2, "Weight follows quantity"). One mark a cell, whatever its size. Nil
     /// without an output scale, whose pixels they are, for gates (their cells are the strokes'
     /// own), and for a cell under 3 pixels a side, where dots would be a smudge.
-    func cellOutline(_ level: UnitLevel, at origin: Point) -> Mark? {
+    private func cellOutline(_ level: UnitLevel, at origin: Point) -> Mark? {
         guard case .automatic(let pixelsPerUnit) = detail, level > .gate else { return nil }
         let cell = ProgressMark.cellPixels(placement.cellSize(level), pixelsPerUnit)
         // A twenty-five-unit's cell under 8 px is not outlined: beside the crosses of its
@@ -212,12 +207,6 @@ struct SceneBuilder {
         finished.complete(.hundred, at: Point(0, 0), isFrame: false)
         return ProgressMark.ink(heaviest.marks, pixelsPerUnit: pixelsPerUnit)
             <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
-    }
-
-    /// Appends a complete unit inside a larger structure, as the picture draws it (the lens
-    /// weighs itself against a finished square).
-    mutating func appendComplete(_ level: UnitLevel, at origin: Point) {
-        complete(level, at: origin, isFrame: false)
     }
 
     /// Whether a complete twenty-five-unit's gates stand at least

@@ -492,25 +492,24 @@ extension Renderer {
         // A picture too tall at the full width (a lens under two squares, a block of rows) is
         // planned narrower, in steps of a cell, until it fits.
         let limit = lines(columns: columns)
-        var width = columns * 2
-        var layout = try layout(count, .svg, settings, width: width)
-        while width > 8 {
-            let captionLines = layout.scene.marks.contains { $0.kind == .caption } ? 1 : 0
-            let lines = TerminalRenderer.lines(layout.scene, viewport: layout.viewport) + captionLines
-            if lines <= limit { break }
-            // In proportion, and at least a cell narrower: a picture's height follows its width.
-            width = max(8, min(width - 2, width * limit / lines / 2 * 2))
-            layout = try self.layout(count, .svg, settings, width: width)
-        }
-        // The caption, by SPEC §2's rules (from 10,000, or the one digits rule below it), is
-        // printed as text, never drawn in dots.
-        let captioned = layout.scene.marks.contains { $0.kind == .caption }
-        layout.scene.removeCaption()
-        // As wide as the columns whatever the picture's width, the picture centred.
-        layout.viewport = layout.viewport.widened(to: Double(columns * 2))
         let palette: TerminalPalette =
             dark.map { .theme(settings.appearance(in: .svg).palette(dark: $0)) } ?? .anyBackground
-        var text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)
+        var width = columns * 2
+        var text: String
+        var captioned: Bool
+        repeat {
+            var layout = try self.layout(count, .svg, settings, width: width)
+            // As wide as the columns whatever the picture's width, the picture centred. The
+            // caption, by SPEC §2's rules (from 10,000, or the one digits rule below it), is
+            // printed as text under it, never drawn in dots (the preview leaves its glyphs out).
+            layout.viewport = layout.viewport.widened(to: Double(columns * 2))
+            captioned = layout.scene.marks.contains { $0.kind == .caption }
+            text = TerminalRenderer.render(layout.scene, viewport: layout.viewport, palette: palette, colors: colors)
+            let lines = text.utf8.reduce(captioned ? 1 : 0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            guard lines > limit, width > 8 else { break }
+            // In proportion, and at least a cell narrower: a picture's height follows its width.
+            width = max(8, min(width - 2, width * limit / lines / 2 * 2))
+        } while true
         if captioned {
             let caption = Words.number(count.value, within: columns)
             let margin = max(0, (columns - caption.count) / 2)

@@ -95,13 +95,6 @@ package enum TerminalColors: Sendable, Equatable {
 /// sibling's box, so a partial unit never carries more dots than a complete sibling
 /// (SPEC §2, "Weight follows quantity").
 package enum TerminalRenderer {
-    /// The lines the preview of a scene takes (`render`'s, uncoloured).
-    package static func lines(_ scene: TallyScene, viewport: Viewport) -> Int {
-        render(scene, viewport: viewport, palette: .anyBackground, colors: .none).utf8.reduce(0) {
-            $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0)
-        }
-    }
-
     /// The preview of a scene planned for a viewport of `2 × columns` pixels across: one line of
     /// cells per 4 pixel rows, each line ended by a newline (and a colour reset when coloured).
     package static func render(
