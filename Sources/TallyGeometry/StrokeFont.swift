@@ -8,6 +8,11 @@
 /// browser. Strokes from the core look the same in every backend and on every machine. The
 /// glyphs are drawn for this project on a grid 8 units tall (the digits' height, baseline at
 /// y = 8, y grows downwards), 4 units wide.
+///
+/// Each glyph's polylines are one literal table of numbers (`Glyph.points`), which the compiler
+/// lays out in the binary: the font costs nothing to load, and setting a caption builds no array
+/// of points (a table of glyphs of arrays of points cost 80K instructions when a caption was
+/// first set, an eighth of a whole SVG of 9,999).
 package enum StrokeFont {
     /// The height of a digit, in font units; `Caption` scales from it.
     package static let capHeight = 8.0
@@ -18,17 +23,43 @@ package enum StrokeFont {
 
     /// One glyph: its polylines and how far the next glyph starts, in font units.
     package struct Glyph: Hashable, Sendable {
-        /// Polylines in font units (8 tall, baseline at y = 8).
-        package let strokes: [[Point]]
+        /// Its polylines in font units (8 tall, baseline at y = 8) as x, y pairs, each polyline
+        /// ended by `lineEnd`; scaled by `scale` and lifted by `lift` as drawn.
+        let points: [Double]
+        /// How large it is drawn against the table: 1, or `raisedScale` for a raised digit.
+        let scale: Double
+        /// How far it is drawn above the table's place, in font units.
+        let lift: Double
         /// How far the next glyph starts, in font units.
         package let advance: Double
         /// The part of `advance` that is space after the ink.
         let space: Double
 
-        init(strokes: [[Point]], advance: Double, space: Double = StrokeFont.spacing) {
-            self.strokes = strokes
+        /// The value that ends a polyline in `points` (no coordinate is negative).
+        static let lineEnd = -1.0
+
+        init(_ points: [Double], advance: Double, space: Double = StrokeFont.spacing, scale: Double = 1, lift: Double = 0) {
+            self.points = points
             self.advance = advance
             self.space = space
+            self.scale = scale
+            self.lift = lift
+        }
+
+        /// Each point of its polylines in font units, in order, and whether it starts a polyline.
+        func forEachPoint(_ body: (_ point: Point, _ startsLine: Bool) -> Void) {
+            var index = 0
+            var startsLine = true
+            while index < points.count {
+                if points[index] == Self.lineEnd {
+                    startsLine = true
+                    index += 1
+                    continue
+                }
+                body(Point(points[index] * scale, points[index + 1] * scale - lift), startsLine)
+                startsLine = false
+                index += 2
+            }
         }
     }
 
@@ -43,16 +74,33 @@ package enum StrokeFont {
     /// The glyph of a Unicode scalar: every character the font has is one scalar, so text is
     /// set scalar by scalar, without the grapheme breaking of a walk by `Character`.
     package static func glyph(_ scalar: Unicode.Scalar) -> Glyph? {
+        let end = Glyph.lineEnd
         switch scalar {
-        case "0"..."9": return digits[Int(scalar.value - ("0" as Unicode.Scalar).value)]
-        case ",": return comma
-        case ".": return point
-        case "×": return times
-        case "K": return letterK
-        case "M": return letterM
-        case "B": return letterB
-        case "T": return letterT
-        default: return raisedScalars.firstIndex(of: scalar).map { raisedDigits[$0] }
+        case "0"..."9":
+            return Glyph(digitPoints(Int(scalar.value - ("0" as Unicode.Scalar).value)), advance: digitAdvance)
+        // The grouping comma: a short tail below the baseline.
+        case ",": return Glyph([0.9, 7.1, 0.9, 8, 0.3, 9.6, end], advance: 0.9 + spacing)
+        // The decimal point of a short form ("1.23M"): a dot on the baseline.
+        case ".": return Glyph([0.6, 7.5, 0.6, 8, end], advance: 0.6 + spacing)
+        // The times sign of a power of ten ("9.22×10¹⁸"): a small cross at the digits' middle.
+        case "×": return Glyph([0.3, 2.7, 2.9, 5.3, end, 2.9, 2.7, 0.3, 5.3, end], advance: 3.2 + spacing)
+        // The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions.
+        case "K":
+            return Glyph([0, 0, 0, 8, end, 4, 0, 0, 4.8, end, 1.5, 3.1, 4.1, 8, end], advance: 4 + spacing)
+        case "M": return Glyph([0, 8, 0, 0, 2.5, 5.2, 5, 0, 5, 8, end], advance: 5 + spacing)
+        case "B":
+            return Glyph(
+                [0, 3.8, 2.7, 3.8, 3.6, 2.9, 3.6, 0.9, 2.7, 0, 0, 0, 0, 8, 2.8, 8, 4, 6.8, 4, 4.9, 2.9, 3.8, end],
+                advance: 4 + spacing)
+        case "T": return Glyph([0, 0, 4.4, 0, end, 2.2, 0, 2.2, 8, end], advance: 4.4 + spacing)
+        default:
+            // The exponent's digits (`Words.superscriptDigits`): the digits scaled by
+            // `raisedScale`, their tops `raise` above the digits' tops.
+            guard let digit = Words.superscriptDigits.firstIndex(where: { $0.unicodeScalars.first == scalar })
+            else { return nil }
+            return Glyph(
+                digitPoints(digit), advance: digitAdvance * raisedScale, space: spacing * raisedScale,
+                scale: raisedScale, lift: raise)
         }
     }
 
@@ -75,123 +123,44 @@ package enum StrokeFont {
     /// A digit's advance: every digit is as wide, so columns of numbers line up.
     private static let digitAdvance = 4 + spacing
 
-    // A literal of glyphs, not a table mapped into glyphs: no nested array is built and thrown
-    // away when the font is first used.
-    private static let digits: [Glyph] = [
-        // 0: an oval.
-        Glyph(
-            strokes: [
-                [
-                    Point(1.2, 0), Point(2.8, 0), Point(4, 1.4), Point(4, 6.6), Point(2.8, 8), Point(1.2, 8),
-                    Point(0, 6.6),
-                    Point(0, 1.4), Point(1.2, 0),
-                ]
-            ], advance: digitAdvance),
-        // 1: a flag and a stem.
-        Glyph(strokes: [[Point(0.9, 1.7), Point(2.6, 0), Point(2.6, 8)]], advance: digitAdvance),
-        // 2
-        Glyph(
-            strokes: [
-                [
-                    Point(0.1, 1.6), Point(1.2, 0), Point(2.8, 0), Point(4, 1.4), Point(4, 2.9), Point(0, 8),
-                    Point(4.1, 8),
-                ]
-            ], advance: digitAdvance),
-        // 3: two bowls meeting at the middle bar.
-        Glyph(
-            strokes: [
-                [
-                    Point(0.1, 1.2), Point(1.2, 0), Point(2.8, 0), Point(3.9, 1.2), Point(3.9, 2.7), Point(2.9, 3.8),
-                    Point(1.6, 3.8),
-                ],
-                [Point(2.9, 3.8), Point(4, 4.9), Point(4, 6.7), Point(2.8, 8), Point(1.2, 8), Point(0, 6.8)],
-            ], advance: digitAdvance),
-        // 4
-        Glyph(strokes: [[Point(3.1, 8), Point(3.1, 0), Point(0, 5.6), Point(4.2, 5.6)]], advance: digitAdvance),
-        // 5
-        Glyph(
-            strokes: [
-                [
-                    Point(3.9, 0), Point(0.5, 0), Point(0.2, 3.7), Point(1.3, 3.1), Point(2.8, 3.1), Point(4, 4.4),
-                    Point(4, 6.7), Point(2.8, 8), Point(1.2, 8), Point(0, 6.9),
-                ]
-            ], advance: digitAdvance),
-        // 6: a straight stroke down from the top right into its bowl, so at 7 px it is not an 8.
-        Glyph(
-            strokes: [
-                [
-                    Point(3.4, 0), Point(0.5, 4.1), Point(0, 5.3), Point(0, 6.7), Point(1.2, 8), Point(2.8, 8),
-                    Point(4, 6.7), Point(4, 5), Point(2.8, 3.6), Point(1.2, 3.6),
-                    Point(0.5, 4.1),
-                ]
-            ], advance: digitAdvance),
-        // 7
-        Glyph(strokes: [[Point(0, 0), Point(4, 0), Point(1.5, 8)]], advance: digitAdvance),
-        // 8: a smaller bowl on a larger one.
-        Glyph(
-            strokes: [
-                [
-                    Point(2, 3.7), Point(0.9, 3.7), Point(0.2, 2.9), Point(0.2, 0.9), Point(1.1, 0), Point(2.9, 0),
-                    Point(3.8, 0.9), Point(3.8, 2.9), Point(3.1, 3.7),
-                    Point(2, 3.7),
-                    Point(0.9, 3.7), Point(0, 4.8), Point(0, 6.8), Point(1.2, 8), Point(2.8, 8), Point(4, 6.8),
-                    Point(4, 4.8), Point(3.1, 3.7), Point(2, 3.7),
-                ]
-            ], advance: digitAdvance),
-        // 9: the 6 turned round.
-        Glyph(
-            strokes: [
-                [
-                    Point(0.6, 8), Point(3.5, 3.9), Point(4, 2.7), Point(4, 1.3), Point(2.8, 0), Point(1.2, 0),
-                    Point(0, 1.3), Point(0, 3), Point(1.2, 4.4), Point(2.8, 4.4),
-                    Point(3.5, 3.9),
-                ]
-            ], advance: digitAdvance),
-    ]
-
-    /// The grouping comma: a short tail below the baseline.
-    private static let comma = Glyph(
-        strokes: [[Point(0.9, 7.1), Point(0.9, 8), Point(0.3, 9.6)]], advance: 0.9 + spacing)
-
-    /// The decimal point of a short form ("1.23M"): a dot on the baseline.
-    private static let point = Glyph(strokes: [[Point(0.6, 7.5), Point(0.6, 8)]], advance: 0.6 + spacing)
-
-    /// The times sign of a power of ten ("9.22×10¹⁸"): a small cross at the digits' middle.
-    private static let times = Glyph(
-        strokes: [[Point(0.3, 2.7), Point(2.9, 5.3)], [Point(2.9, 2.7), Point(0.3, 5.3)]], advance: 3.2 + spacing)
-
     /// How large a raised digit is against a digit: large enough that the exponent of a 7 px
     /// caption still has 5 px digits, which tell 10¹⁶ from 10¹⁸ at 64 px.
     static let raisedScale = 0.75
     /// How far a raised digit's top stands above the digits' tops, in font units.
     static let raise = 1.2
 
-    /// The exponent's digits (`Words.superscriptDigits`, in that order): the digits scaled by
-    /// `raisedScale`, their tops `raise` above the digits' tops.
-    private static let raisedDigits: [Glyph] = digits.map { digit in
-        Glyph(
-            strokes: digit.strokes.map { line in line.map { Point($0.x * raisedScale, $0.y * raisedScale - raise) } },
-            advance: digit.advance * raisedScale, space: digit.space * raisedScale)
-    }
-
-    /// `Words.superscriptDigits` as scalars, in the same order as `raisedDigits`.
-    private static let raisedScalars: [Unicode.Scalar] = Words.superscriptDigits.map { $0.unicodeScalars.first! }
-
-    // The letters of the short forms (`Words.short`): K, M, B and T for thousands to trillions.
-    private static let letterK = Glyph(
-        strokes: [[Point(0, 0), Point(0, 8)], [Point(4, 0), Point(0, 4.8)], [Point(1.5, 3.1), Point(4.1, 8)]],
-        advance: 4 + spacing)
-    private static let letterM = Glyph(
-        strokes: [[Point(0, 8), Point(0, 0), Point(2.5, 5.2), Point(5, 0), Point(5, 8)]], advance: 5 + spacing)
-    private static let letterB = Glyph(
-        strokes: [
-            [
-                Point(0, 3.8), Point(2.7, 3.8), Point(3.6, 2.9), Point(3.6, 0.9), Point(2.7, 0), Point(0, 0),
-                Point(0, 8), Point(2.8, 8), Point(4, 6.8), Point(4, 4.9), Point(2.9, 3.8),
+    /// A digit's polylines (`Glyph.points`).
+    private static func digitPoints(_ digit: Int) -> [Double] {
+        let end = Glyph.lineEnd
+        switch digit {
+        // 0: an oval.
+        case 0: return [1.2, 0, 2.8, 0, 4, 1.4, 4, 6.6, 2.8, 8, 1.2, 8, 0, 6.6, 0, 1.4, 1.2, 0, end]
+        // 1: a flag and a stem.
+        case 1: return [0.9, 1.7, 2.6, 0, 2.6, 8, end]
+        case 2: return [0.1, 1.6, 1.2, 0, 2.8, 0, 4, 1.4, 4, 2.9, 0, 8, 4.1, 8, end]
+        // 3: two bowls meeting at the middle bar.
+        case 3:
+            return [
+                0.1, 1.2, 1.2, 0, 2.8, 0, 3.9, 1.2, 3.9, 2.7, 2.9, 3.8, 1.6, 3.8, end,
+                2.9, 3.8, 4, 4.9, 4, 6.7, 2.8, 8, 1.2, 8, 0, 6.8, end,
             ]
-        ], advance: 4 + spacing)
-    private static let letterT = Glyph(
-        strokes: [[Point(0, 0), Point(4.4, 0)], [Point(2.2, 0), Point(2.2, 8)]], advance: 4.4 + spacing)
+        case 4: return [3.1, 8, 3.1, 0, 0, 5.6, 4.2, 5.6, end]
+        case 5: return [3.9, 0, 0.5, 0, 0.2, 3.7, 1.3, 3.1, 2.8, 3.1, 4, 4.4, 4, 6.7, 2.8, 8, 1.2, 8, 0, 6.9, end]
+        // 6: a straight stroke down from the top right into its bowl, so at 7 px it is not an 8.
+        case 6:
+            return [3.4, 0, 0.5, 4.1, 0, 5.3, 0, 6.7, 1.2, 8, 2.8, 8, 4, 6.7, 4, 5, 2.8, 3.6, 1.2, 3.6, 0.5, 4.1, end]
+        case 7: return [0, 0, 4, 0, 1.5, 8, end]
+        // 8: a smaller bowl on a larger one.
+        case 8:
+            return [
+                2, 3.7, 0.9, 3.7, 0.2, 2.9, 0.2, 0.9, 1.1, 0, 2.9, 0, 3.8, 0.9, 3.8, 2.9, 3.1, 3.7, 2, 3.7,
+                0.9, 3.7, 0, 4.8, 0, 6.8, 1.2, 8, 2.8, 8, 4, 6.8, 4, 4.8, 3.1, 3.7, 2, 3.7, end,
+            ]
+        // 9: the 6 turned round.
+        default:
+            return [0.6, 8, 3.5, 3.9, 4, 2.7, 4, 1.3, 2.8, 0, 1.2, 0, 0, 1.3, 0, 3, 1.2, 4.4, 2.8, 4.4, 3.5, 3.9, end]
+        }
+    }
 }
 
 /// Text written in `StrokeFont`: a count under the tally (`Magnitude`, `--caption`), a gallery's
@@ -240,17 +209,17 @@ package struct Caption: Hashable, Sendable {
             placement == nil ? point : Point(origin.x + point.x * scale, origin.y + point.y * scale)
         }
         var marks: [Mark] = []
-        Setting.forEachGlyph(of: text, scale: set.scale) { strokes, scaled in
+        Setting.forEachGlyph(of: text, scale: set.scale) { glyph, scaled in
             var segments: [Segment] = []
-            for line in strokes {
-                var previous: Point?
-                for point in line {
-                    let point = scaled(point)
-                    let placed = Point(
-                        PixelRounding.centre(left + point.x, odd: odd), PixelRounding.centre(top + point.y, odd: odd))
-                    if let previous, previous != placed { segments.append(Segment(move(previous), move(placed))) }
-                    previous = placed
+            var previous: Point?
+            glyph.forEachPoint { point, startsLine in
+                let point = scaled(point)
+                let placed = Point(
+                    PixelRounding.centre(left + point.x, odd: odd), PixelRounding.centre(top + point.y, odd: odd))
+                if !startsLine, let previous, previous != placed {
+                    segments.append(Segment(move(previous), move(placed)))
                 }
+                previous = placed
             }
             // (A length times a scale of 1 is itself, bit for bit.)
             marks.append(Mark(kind: .caption, unit: 0, color: .c1, width: pen * scale, segments: segments))
@@ -277,30 +246,28 @@ package struct Caption: Hashable, Sendable {
             scale = digitHeight / StrokeFont.capHeight
             pen = PixelRounding.pen(StrokeFont.pen * scale)
             var (low, high, top, bottom) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
-            Self.forEachGlyph(of: text, scale: scale) { strokes, scaled in
-                for line in strokes {
-                    for point in line {
-                        let point = scaled(point)
-                        low = min(low, point.x)
-                        high = max(high, point.x)
-                        top = min(top, point.y)
-                        bottom = max(bottom, point.y)
-                    }
+            Self.forEachGlyph(of: text, scale: scale) { glyph, scaled in
+                glyph.forEachPoint { point, _ in
+                    let point = scaled(point)
+                    low = min(low, point.x)
+                    high = max(high, point.x)
+                    top = min(top, point.y)
+                    bottom = max(bottom, point.y)
                 }
             }
             (inkLow, inkHigh, inkTop, inkBottom) = low > high ? (0, 0, 0, 0) : (low, high, top, bottom)
         }
 
-        /// Each glyph of the text that the font has, with its polylines and the function that
+        /// Each glyph of the text that the font has, and the function that
         /// scales a point of them to the height and moves it along by the advances before it:
         /// the one walk of the text that measuring the ink and setting the glyphs share.
         static func forEachGlyph(
-            of text: String, scale: Double, _ body: (_ strokes: [[Point]], _ scaled: (Point) -> Point) -> Void
+            of text: String, scale: Double, _ body: (_ glyph: StrokeFont.Glyph, _ scaled: (Point) -> Point) -> Void
         ) {
             var advance = 0.0
             for scalar in text.unicodeScalars {
                 guard let glyph = StrokeFont.glyph(scalar) else { continue }
-                body(glyph.strokes) { Point(advance + $0.x * scale, $0.y * scale) }
+                body(glyph) { Point(advance + $0.x * scale, $0.y * scale) }
                 advance += glyph.advance * scale
             }
         }

@@ -66,9 +66,9 @@ package struct SVGOptions: Hashable, Sendable {
 
 /// SPEC §5's SVG, in pure Swift: it draws the scene it is given and adds no geometry.
 ///
-/// Compact by construction: one `<path>` a mark, whose colour and pen come from a class rule
-/// shared by every mark of the same kind (and unit, where a scene has several), so no style is
-/// repeated per element.
+/// Compact by construction: a `<path>` holds a mark, or a run of opaque marks of one class, whose
+/// colour and pen come from a class rule shared by every mark of the same kind (and unit, where
+/// a scene has several), so no style is repeated per element.
 ///
 /// Bounded numbers (SPEC §5): the user units of the SVG are layout units divided by a power of
 /// ten (`unitDivisor`) chosen so that the `viewBox` and every coordinate stay below 10⁶ in
@@ -154,7 +154,27 @@ package enum SVGRenderer {
             out.append("\"/>\n")
         }
 
+        // Marks of one class in a row share one `<path>`, one subpath each (SPEC §5): a row's ten
+        // boxes are one element, not ten. Only where a path carries nothing of its own (a pen, an
+        // opacity, a timing) and the marks are opaque, since translucent subpaths of one path
+        // would be painted once where they overlap and separate paths twice; fills stay apart
+        // too (a wash's tint is translucent, and its edge seldom follows another).
+        let opaqueMarks = options.appearance.isOnUnknownPage
+        let joinable = timings == nil && !varyingWidth && !classes.hasVaryingOpacities
+        var open: Int?
+        var pen = RelativePen()
         for (index, mark) in scene.marks.enumerated() {
+            let joins =
+                joinable && !mark.kind.isFilled && (mark.opacity == 1 || (opaqueMarks && mark.kind != .progress))
+            let rule = classes.index(of: mark)
+            if joins, open != nil, open == rule {
+                appendRelativePath(&out, mark, digits: digits, divisor: divisor, pen: &pen)
+                continue
+            }
+            if open != nil {
+                out.append(literal: "\"/>\n")
+                open = nil
+            }
             out.append(literal: "<path class=\"")
             classes.appendName(of: mark, to: &out)
             // Flags beyond the marks, or missing for some, mean "still": never a trap.
@@ -188,9 +208,15 @@ package enum SVGRenderer {
                 out.append(literal: "\"")
             }
             out.append(literal: " d=\"")
-            appendPath(&out, mark, digits: digits, divisor: divisor)
-            out.append(literal: "\"/>\n")
+            pen = RelativePen()
+            appendRelativePath(&out, mark, digits: digits, divisor: divisor, pen: &pen)
+            if joins, let rule {
+                open = rule
+            } else {
+                out.append(literal: "\"/>\n")
+            }
         }
+        if open != nil { out.append(literal: "\"/>\n") }
         out.append("</svg>\n")
     }
 
@@ -205,12 +231,13 @@ package enum SVGRenderer {
         return divisor
     }
 
-    /// Decimals enough for a fraction of a pixel at the largest sizes (the last digit at most a
-    /// hundred-thousandth of the visible side), and no more.
+    /// Decimals enough for a fraction of a pixel however far the image is zoomed in a page (the
+    /// last digit at most a ten-thousandth of the visible side: a twentieth of a pixel with the
+    /// image 1,000 px tall), and no more: every further digit is a byte a number.
     static func precision(for visible: Rect) -> Int {
         let side = max(visible.width, visible.height)
         var digits = 3
-        var threshold = 1_000.0
+        var threshold = 100.0
         while digits > 0 && side >= threshold {
             digits -= 1
             threshold *= 10
@@ -239,12 +266,9 @@ package enum SVGRenderer {
         appendPath(&out, mark, digits: digits, divisor: 1)
     }
 
-    /// Path data for the core's path: axis-parallel lines use `H` and `V`, bows `Q`.
+    /// Path data for the core's path in absolute coordinates: axis-parallel lines use `H` and
+    /// `V`, bows `Q`.
     private static func appendPath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
-        if mark.kind.isFilled {
-            appendRelativePath(&out, mark, digits: digits, divisor: divisor)
-            return
-        }
         var current = Point(0, 0)
         mark.forEachPathElement { element in
             switch element {
@@ -276,12 +300,23 @@ package enum SVGRenderer {
         }
     }
 
-    /// A filled mark's path in relative steps (`m`, `h`, `v`, `l`, `q`, `z`): a wash's edge and the
-    /// dots of a cell are hundreds of one-pixel squares, each a short hop from the last, so its
-    /// path is written as compact as an optimiser would write it (SPEC §5). Each step is the
+    /// Where the pen stands while a path is written in relative steps, in whole units of the
+    /// last decimal: the current point and its subpath's start. A path starts at (0, 0).
+    struct RelativePen {
+        var x = 0.0
+        var y = 0.0
+        var startX = 0.0
+        var startY = 0.0
+    }
+
+    /// A mark's path in relative steps (`m`, `h`, `v`, `l`, `q`, `z`) from where `pen` stands:
+    /// the boxes of a row, a wash's edge and the dots of a cell are each a short hop from the last,
+    /// so a path is written as compact as an optimiser would write it (SPEC §5). Each step is the
     /// difference of two coordinates already rounded to `digits` decimals, so the rounding never
     /// adds up along the path: every corner lands where the absolute form puts it.
-    private static func appendRelativePath(_ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double) {
+    private static func appendRelativePath(
+        _ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double, pen: inout RelativePen
+    ) {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         // A coordinate as a whole number of the last decimal's units, rounded as `append` rounds.
@@ -293,9 +328,8 @@ package enum SVGRenderer {
             if dy >= 0 { out.append(byte: UInt8(ascii: " ")) }
             step(dy)
         }
-        // The current point and the subpath's start, in those units; a path starts at (0, 0).
-        var (x, y) = (0.0, 0.0)
-        var start = (x: 0.0, y: 0.0)
+        var (x, y) = (pen.x, pen.y)
+        var start = (x: pen.startX, y: pen.startY)
         mark.forEachPathElement { element in
             switch element {
             case .move(let point):
@@ -333,6 +367,7 @@ package enum SVGRenderer {
                 (x, y) = start
             }
         }
+        pen = RelativePen(x: x, y: y, startX: start.x, startY: start.y)
     }
 
     /// `x y`, without building an array for two numbers.
@@ -437,7 +472,8 @@ package enum SVGRenderer {
 }
 
 /// The class of each mark: its kind (SPEC §5), and `u<unit>` where marks of one kind have
-/// several units in the scene, each class with its colour token and pen width.
+/// several units in the scene that differ in colour, pen or opacity, each class with its colour
+/// token and pen width.
 ///
 /// Its rules are plain values and their names are written straight into the output: every SVG
 /// builds this table, and the first array of each new element type costs about 11K
@@ -451,8 +487,11 @@ struct MarkClasses {
         var width: Double?
         /// The opacity of every mark of the class; nil where it varies and each path carries its own.
         var opacity: Double?
-        /// Whether marks of this kind have several units in the scene, so the class names the unit.
+        /// Whether marks of this kind have several units in the scene that draw differently, so
+        /// the class names the unit.
         var namesUnit = false
+        /// Whether the rule serves every unit of its kind (they all draw alike).
+        var anyUnit = false
 
         /// A filled kind (`progress`): a fill rule instead of a pen.
         var isFilled: Bool { kind.isFilled }
@@ -503,23 +542,50 @@ struct MarkClasses {
         hasVaryingWidths = varying
         hasVaryingOpacities = varyingOpacity
         rules.sort { $0.kind.ordinal != $1.kind.ordinal ? $0.kind.ordinal < $1.kind.ordinal : $0.unit < $1.unit }
-        for index in rules.indices {
-            let kind = rules[index].kind
-            // Sorted, the classes of one kind are neighbours.
-            rules[index].namesUnit =
-                (index > 0 && rules[index - 1].kind == kind)
-                || (index + 1 < rules.count && rules[index + 1].kind == kind)
-            if varying { rules[index].width = nil }
-            if varyingOpacity { rules[index].opacity = nil }
+        if varying || varyingOpacity {
+            for index in rules.indices {
+                if varying { rules[index].width = nil }
+                if varyingOpacity { rules[index].opacity = nil }
+            }
         }
+        // Sorted, the classes of one kind are neighbours. Where they all draw alike (one colour,
+        // pen and opacity: crosses of 25 and of 100 in the default look), one rule serves them
+        // and no mark's class names its unit; where they differ, each unit has its own rule.
+        var kept: [Rule] = []
+        var first = 0
+        while first < rules.count {
+            var end = first + 1
+            var alike = true
+            while end < rules.count && rules[end].kind == rules[first].kind {
+                alike =
+                    alike && rules[end].color == rules[first].color && rules[end].width == rules[first].width
+                    && rules[end].opacity == rules[first].opacity
+                end += 1
+            }
+            if alike {
+                var rule = rules[first]
+                rule.anyUnit = true
+                kept.append(rule)
+            } else {
+                for index in first..<end {
+                    var rule = rules[index]
+                    rule.namesUnit = true
+                    kept.append(rule)
+                }
+            }
+            first = end
+        }
+        rules = kept
+    }
+
+    /// The position in `rules` of a mark's class; marks with one position share a class.
+    func index(of mark: Mark) -> Int? {
+        rules.firstIndex { $0.kind == mark.kind && ($0.anyUnit || $0.unit == mark.unit) }
     }
 
     /// Writes the class attribute of a mark.
     func appendName(of mark: Mark, to out: inout TextBuffer) {
-        for index in rules.indices where rules[index].kind == mark.kind && rules[index].unit == mark.unit {
-            rules[index].appendName(to: &out)
-            return
-        }
-        out.append(mark.kind.rawValue)
+        guard let index = index(of: mark) else { return out.append(mark.kind.rawValue) }
+        rules[index].appendName(to: &out)
     }
 }

@@ -137,7 +137,13 @@ import TallyTestSupport
         #expect(inked > 100)
         let svgSettings = settings
         let svg = String(decoding: try Renderer.render(try count(99_999), as: .svg, svgSettings), as: UTF8.self)
-        #expect(svg.components(separatedBy: "class=\"caption\"").count - 1 == 6)
+        // The six glyphs in one path (SPEC §5: marks of one class in a row share a path), a
+        // subpath for each of their polylines.
+        let caption = try #require(svg.components(separatedBy: "class=\"caption\" d=\"").dropFirst().first)
+        var polylines = 0
+        for glyph in glyphs { glyph.forEachPathElement { if case .move = $0 { polylines += 1 } } }
+        #expect(caption.prefix { $0 != "\"" }.filter { $0 == "m" }.count == polylines)
+        #expect(svg.components(separatedBy: "class=\"caption\"").count - 1 == 1)
         #expect(svg.contains("-title\">99,999 tally marks</title>"))
     }
 

@@ -22,7 +22,7 @@ import Testing
                 && !($0.attributes["class"] ?? "").hasPrefix("dotted")
         }
         #expect(paths.count >= 30)
-        #expect(paths.allSatisfy { ($0.attributes["d"] ?? "").contains("Q") })
+        #expect(paths.allSatisfy { ($0.attributes["d"] ?? "").contains("q") })
         #expect(paths.allSatisfy { $0.attributes["stroke-width"] != nil })
     }
 
