@@ -109,11 +109,55 @@ package struct TextBuffer: ~Copyable {
         // Half away from zero, by truncation (a conversion instruction, where `rounded` is a
         // call into libm): the same for every value this writer sees, and the same on every machine.
         // (Through Int64, which x86-64 converts in one instruction: below 9 × 10¹⁵ it is exact.)
-        let units = UInt64(Int64(magnitude + 0.5))
+        appendUnits(UInt64(Int64(magnitude + 0.5)), negative: value < 0, digits: digits, leadingZero: leadingZero)
+    }
+
+    /// A number given as a whole count of its last decimal's units (`units` ÷ 10^`digits`),
+    /// written as `append(_:digits:leadingZero:)` writes that value: a writer that works in
+    /// rounded units (an SVG path's relative steps) formats them without going back to a Double.
+    package mutating func append(units: Int64, digits: Int, leadingZero: Bool = true) {
+        precondition((0...6).contains(digits))
+        appendUnits(units.magnitude, negative: units < 0, digits: digits, leadingZero: leadingZero)
+    }
+
+    /// A path command and its number, `h70.6`, as `append(byte:)` and `append(units:digits:)`
+    /// write them, in one call: an SVG path is about a thousand of these.
+    package mutating func append(command: UInt8, units: Int64, digits: Int) {
+        precondition((0...6).contains(digits))
+        reserve(1 + Self.longestUnits).pointee = command
+        count += 1
+        appendUnits(units.magnitude, negative: units < 0, digits: digits, leadingZero: false, reserved: true)
+    }
+
+    /// A path command and two numbers, spaced only where the second has no minus sign to part
+    /// them: `m100 0`, `l5-3`.
+    package mutating func append(command: UInt8, units first: Int64, _ second: Int64, digits: Int) {
+        precondition((0...6).contains(digits))
+        // Room for all of it at once: the command, two numbers and the space between.
+        reserve(2 + 2 * Self.longestUnits).pointee = command
+        count += 1
+        appendUnits(first.magnitude, negative: first < 0, digits: digits, leadingZero: false, reserved: true)
+        if second >= 0 {
+            (start + count).pointee = UInt8(ascii: " ")
+            count += 1
+        }
+        appendUnits(second.magnitude, negative: second < 0, digits: digits, leadingZero: false, reserved: true)
+    }
+
+    /// The most bytes `appendUnits` writes: a sign, 16 digits, a point and 6 decimals.
+    private static let longestUnits = 24
+
+    /// `units` (below 9 × 10¹⁵) ÷ 10^`digits`, its sign, trailing zeros dropped, never `-0`.
+    @inline(__always)
+    /// - Parameter reserved: whether the caller has already made room for `longestUnits` bytes.
+    private mutating func appendUnits(
+        _ units: UInt64, negative: Bool, digits: Int, leadingZero: Bool, reserved: Bool = false
+    ) {
         if units == 0 {
             append(byte: UInt8(ascii: "0"))
             return
         }
+        let scale = Self.powerOfTen(digits)
         var whole = units
         var fraction: UInt64 = 0
         var fractionDigits = 0
@@ -130,9 +174,9 @@ package struct TextBuffer: ~Copyable {
         }
         // Straight into the output, at the digits' final places: at most a sign, 16 digits
         // (units stay under 9 × 10¹⁵), a point and 6 decimals.
-        let target = reserve(24)
+        let target = reserved ? start + count : reserve(Self.longestUnits)
         var length = 0
-        if value < 0 {
+        if negative {
             target[0] = UInt8(ascii: "-")
             length = 1
         }

@@ -10,21 +10,26 @@ enum Layout {
     /// The size of the square of each pair (index 1 … 10): the hundred-block, the
     /// ten-thousand-block, the million-block … Each above the first is ten rows of the pair
     /// below, stacked with nine row gaps: as wide as a row, taller by the wider row gaps.
-    static let squareSizes: [Point] = {
-        var sizes = [Point(0, 0), Point(hundredSide, hundredSide)]
+    ///
+    /// Widths and heights in turn, as a flat array of numbers: an array of points is a generic
+    /// type of its own, whose metadata a first render builds at run time (about 7K instructions).
+    private static let squareSides: [Double] = {
+        var sides = [0, 0, hundredSide, hundredSide]
+        sides.reserveCapacity(20)
         for pair in 1..<10 {
-            let size = sizes[pair]
-            let scale = size.x / hundredSide
-            sizes.append(
-                Point(
-                    10 * size.x + 9 * Proportions.squareGap * scale,
-                    10 * size.y + 9 * Proportions.rowGap * scale))
+            let (width, height) = (sides[2 * pair], sides[2 * pair + 1])
+            let scale = width / hundredSide
+            sides.append(10 * width + 9 * Proportions.squareGap * scale)
+            sides.append(10 * height + 9 * Proportions.rowGap * scale)
         }
-        return sizes
+        return sides
     }()
 
+    /// The size of the square of a pair (x: width, y: height).
+    static func squareSize(_ pair: Int) -> Point { Point(squareSides[2 * pair], squareSides[2 * pair + 1]) }
+
     /// How much the squares and rows of a pair are scaled up from pair 1 (by width).
-    static func pairScale(_ pair: Int) -> Double { squareSizes[pair].x / hundredSide }
+    static func pairScale(_ pair: Int) -> Double { squareSides[2 * pair] / hundredSide }
 
     /// The gap between squares of a row of a pair.
     static func squareGap(_ pair: Int) -> Double { Proportions.squareGap * pairScale(pair) }
@@ -39,16 +44,24 @@ enum Layout {
         case .gate: return Point(Proportions.gateSide, Proportions.gateSide)
         case .quincunx: return Point(Proportions.quincunxSide, Proportions.quincunxSide)
         case .square:
-            return squareSizes[level.pair]
+            return squareSize(level.pair)
         case .row:
             let pair = level.pair
-            let square = squareSizes[pair]
+            let square = squareSize(pair)
             return Point(10 * square.x + 9 * squareGap(pair), square.y)
         }
     }
 
     /// Dice-five fill order (SPEC §2): centre first, then NW, NE, SW, SE, in gate cells.
-    static let quincunxCells: [(Double, Double)] = [(1, 1), (0, 0), (2, 0), (0, 2), (2, 2)]
+    static func quincunxCell(_ index: Int) -> (column: Double, row: Double) {
+        switch index {
+        case 0: (1, 1)
+        case 1: (0, 0)
+        case 2: (2, 0)
+        case 3: (0, 2)
+        default: (2, 2)
+        }
+    }
 
     /// Where child `index` (in fill order) of a unit sits, relative to the unit's origin.
     static func childOffset(_ level: UnitLevel, _ index: Int) -> Point {
@@ -56,7 +69,7 @@ enum Layout {
         case .stroke, .gate:
             return Point(0, 0)
         case .quincunx:
-            let (column, row) = quincunxCells[index]
+            let (column, row) = quincunxCell(index)
             return Point(column * Proportions.gateSide, row * Proportions.gateSide)
         case .square where level == .hundred:
             // NW, NE, SW, SE
@@ -65,10 +78,10 @@ enum Layout {
         case .square:
             // Rows, top to bottom; a block's rows belong to the pair below.
             let pair = level.pair - 1
-            return Point(0, Double(index) * (squareSizes[pair].y + rowGap(pair)))
+            return Point(0, Double(index) * (squareSize(pair).y + rowGap(pair)))
         case .row:
             let pair = level.pair
-            return Point(Double(index) * (squareSizes[pair].x + squareGap(pair)), 0)
+            return Point(Double(index) * (squareSize(pair).x + squareGap(pair)), 0)
         }
     }
 }
@@ -85,7 +98,8 @@ struct Placement {
     /// The step between consecutive children of each rank, in layout units.
     private let pitches: [Double]
     /// The cell of each rank, in layout units (x: width, y: height).
-    private let sizes: [Point]
+    /// Each level's cell, width and height in turn (flat, as `Layout.squareSides`).
+    private let sizes: [Double]
     /// The x of a gate's four strokes in its cell, and of its slash's two ends, for a gate in
     /// each column of the dice five (0 left, 1 centre, 2 right): as designed, except where the
     /// strokes would stand under two output pixels apart (SPEC §2, "Small sizes": 4 at 20 px
@@ -118,12 +132,22 @@ struct Placement {
 
     /// - Parameter pixelsPerUnit: the output scale; nil for the layout as designed.
     init(pixelsPerUnit: Double?) {
+        // At a scale, from the design made once (its steps, and its stroke places, which most
+        // scales keep and share): a render places units three or four times.
+        let designed = pixelsPerUnit == nil ? nil : Placement.design
         var pitches: [Double] = []
-        var sizes: [Point] = []
-        pitches.reserveCapacity(UnitLevel.all.count)
-        sizes.reserveCapacity(UnitLevel.all.count)
-        for level in UnitLevel.all {
-            var pitch = Layout.pitch(level)
+        var sizes: [Double] = []
+        pitches.reserveCapacity(UnitLevel.largest.rank + 1)
+        sizes.reserveCapacity(2 * (UnitLevel.largest.rank + 1))
+        func append(_ size: Point) {
+            sizes.append(size.x)
+            sizes.append(size.y)
+        }
+        func size(_ rank: Int) -> Point { Point(sizes[2 * rank], sizes[2 * rank + 1]) }
+        // By rank, not through `UnitLevel.all`: an array of levels built at first use.
+        for rank in 0...UnitLevel.largest.rank {
+            let level = UnitLevel(rank: rank)
+            var pitch = designed?.pitches[rank] ?? Layout.pitch(level)
             if let pixelsPerUnit, pixelsPerUnit.isFinite, pixelsPerUnit > 0 {
                 let pixels = (pitch * pixelsPerUnit).rounded(.down)
                 if pixels >= 1 { pitch = pixels / pixelsPerUnit }
@@ -132,27 +156,28 @@ struct Placement {
             let last = Double(max(level.childCount - 1, 0))
             switch level.shape {
             case .stroke, .gate:
-                sizes.append(Layout.cellSize(level))
+                append(Layout.cellSize(level))
             case .quincunx:
                 // Three gate cells a side: two steps and one cell.
                 let side = 2 * pitch + Proportions.gateSide
-                sizes.append(Point(side, side))
+                append(Point(side, side))
             case .square where level == .hundred:
                 let side = pitch + Proportions.quincunxSide
-                sizes.append(Point(side, side))
+                append(Point(side, side))
             case .square:
-                let row = sizes[level.rank - 1]
-                sizes.append(Point(row.x, last * pitch + row.y))
+                let row = size(level.rank - 1)
+                append(Point(row.x, last * pitch + row.y))
             case .row:
-                let square = sizes[level.rank - 1]
-                sizes.append(Point(last * pitch + square.x, square.y))
+                let square = size(level.rank - 1)
+                append(Point(last * pitch + square.x, square.y))
             }
         }
         self.pitches = pitches
         self.sizes = sizes
-        var strokeColumns = Proportions.strokeXs + Proportions.strokeXs + Proportions.strokeXs
-        var slashColumns = [Double]()
-        for _ in 0..<3 { slashColumns += [Proportions.slashStart.x, Proportions.slashEnd.x] }
+        var strokeColumns =
+            designed?.strokeColumns ?? Proportions.strokeXs + Proportions.strokeXs + Proportions.strokeXs
+        let (slashStart, slashEnd) = (Proportions.slashStart.x, Proportions.slashEnd.x)
+        var slashColumns = designed?.slashColumns ?? [slashStart, slashEnd, slashStart, slashEnd, slashStart, slashEnd]
         let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
         if let pixelsPerUnit, pixelsPerUnit.isFinite, spacing * pixelsPerUnit < 2 {
             let cell = Proportions.gateSide * pixelsPerUnit
@@ -177,7 +202,7 @@ struct Placement {
     }
 
     /// The size of a unit's cell (x: width, y: height).
-    func cellSize(_ level: UnitLevel) -> Point { sizes[level.rank] }
+    func cellSize(_ level: UnitLevel) -> Point { Point(sizes[2 * level.rank], sizes[2 * level.rank + 1]) }
 
     /// The step between consecutive children of a unit, in layout units.
     func step(_ level: UnitLevel) -> Double { pitches[level.rank] }
@@ -189,7 +214,7 @@ struct Placement {
         case .stroke, .gate:
             return Point(0, 0)
         case .quincunx:
-            let (column, row) = Layout.quincunxCells[index]
+            let (column, row) = Layout.quincunxCell(index)
             return Point(column * step, row * step)
         case .square where level == .hundred:
             return Point(Double(index % 2) * step, Double(index / 2) * step)

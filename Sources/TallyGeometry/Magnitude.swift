@@ -74,11 +74,16 @@ package struct CaptionLayout: Hashable, Sendable {
         // Sized at one density and drawn at the image's, so a `--scale 2` file's digits are its
         // 1x file's twice the size (the floor is the 1x file's, where it is smallest).
         let preferred = density * max(Magnitude.minimumDigitPixels, Magnitude.digitShare * side / density)
-        let forms: [(UInt64) -> String] = [Words.grouped, Words.short]
         // A caption never takes more than half the image.
         guard 2 * footer(preferred) <= side else { return (nil, try viewport(0, 0)) }
-        for form in forms {
-            let widest = sizing.map { CaptionLayout(text: form($0), digitPixels: preferred).widthPixels }.max() ?? 0
+        // Every digit, then the short form: a pair of forms by a flag, not an array of functions
+        // (a type of its own, made at run time for every caption, 7K instructions).
+        for pass in 0..<2 {
+            let form = pass == 1 ? Words.short : Words.grouped
+            var widest = 0.0
+            for value in sizing {
+                widest = max(widest, CaptionLayout(text: form(value), digitPixels: preferred).widthPixels)
+            }
             var digits = preferred
             var fitted = try viewport(footer(digits), 0)
             let room = fitted.width - 2 * max(Proportions.minimumMarginPixels, fitted.width * Proportions.marginShare)
@@ -117,8 +122,8 @@ package struct CaptionLayout: Hashable, Sendable {
         let scale = viewport.pixelsPerUnit
         let top = viewport.height - viewport.footer + Magnitude.digitTopShare * digitPixels
         var centre = viewport.width / 2
-        if let tally = TallyScene.inkBounds(of: marks.lazy.filter { $0.kind.isTally }) {
-            centre = ((tally.minX + tally.maxX) / 2 - viewport.visible.minX) * scale
+        if let tally = TallyScene.inkSpan(of: marks) {
+            centre = ((tally.low + tally.high) / 2 - viewport.visible.minX) * scale
         }
         // Inside the margins; a caption as wide as the room between them (`fit` sized it so)
         // is centred on the image.

@@ -267,6 +267,27 @@ public struct TallyScene: Hashable, Sendable {
         return minX <= maxX ? Rect(minX: minX, minY: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 
+    /// The left and right edges of the tally's own ink (`isTally`: not a goal's remaining cells
+    /// or the dots, whose dashes `inkBounds` treats apart), pen included, as `inkBounds` finds
+    /// them: what a caption centres on. Across only, and without copying a mark: this runs for
+    /// every captioned image.
+    package static func inkSpan(of marks: [Mark]) -> (low: Double, high: Double)? {
+        var low = Double.infinity
+        var high = -Double.infinity
+        for index in marks.indices where marks[index].kind.isTally {
+            let half = marks[index].width / 2
+            for segment in marks[index].segments {
+                low = min(low, min(segment.start.x, segment.end.x) - half)
+                high = max(high, max(segment.start.x, segment.end.x) + half)
+                if let control = segment.control {
+                    low = min(low, control.x - half)
+                    high = max(high, control.x + half)
+                }
+            }
+        }
+        return low <= high ? (low, high) : nil
+    }
+
     /// A scene of given marks: one read back from the JSON scene (`TallyScene(json:)`), or a scene
     /// transformed by a caller (marks recoloured, filtered, moved). Backends draw whatever marks
     /// they are given; `count` is what the accessible text says.

@@ -37,6 +37,9 @@ struct SceneBuilder {
     static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
         var builder = SceneBuilder(detail: detail, placement: placement ?? Placement(detail))
         let origin = Point(0, 0)
+        // Room for the marks of any picture of rows (nine rows of eleven marks, the row being
+        // filled and its square's detail), so the array is not grown a dozen times on the way.
+        if count > 0 { builder.marks.reserveCapacity(160) }
         if count == frame.capacity {
             builder.complete(frame, at: origin, isFrame: true)
         } else if count > 0 {
@@ -59,7 +62,7 @@ struct SceneBuilder {
         guard let child = level.child, let grandchild = child.child else { return }
         let complete = Int(count / child.capacity)
         let rest = count % child.capacity
-        func columnOf(_ index: Int) -> Int { level.shape == .quincunx ? Int(Layout.quincunxCells[index].0) : 1 }
+        func columnOf(_ index: Int) -> Int { level.shape == .quincunx ? Int(Layout.quincunxCell(index).column) : 1 }
         for index in 0..<complete {
             self.complete(
                 child, at: origin + placement.childOffset(level, index), isFrame: false, column: columnOf(index))
@@ -91,8 +94,11 @@ struct SceneBuilder {
             if child == .hundred, case .automatic(let pixelsPerUnit) = detail {
                 // Whether the square's quarters keep their gates is decided by the scale alone
                 // (`squareKeepsGates`), so one more never takes them away.
+                // Weighed only where a quarter's gates could show at all (rows at 256 px have no
+                // room for them): elsewhere the answer changes no mark.
                 var square = SceneBuilder(detail: detail, placement: placement)
-                square.keepsGates = squareKeepsGates(pixelsPerUnit: pixelsPerUnit)
+                let gatesCouldShow = detail.showsUnits(of: .gate) || showsGates(inQuincunxAt: .twentyFive)
+                square.keepsGates = !gatesCouldShow || squareKeepsGates(pixelsPerUnit: pixelsPerUnit)
                 square.partial(child, count: rest, at: at, isFrame: false)
                 marks += square.marks
             } else {
@@ -128,7 +134,7 @@ struct SceneBuilder {
                 for index in 0..<5 {
                     complete(
                         .gate, at: origin + placement.childOffset(level, index), isFrame: false,
-                        column: Int(Layout.quincunxCells[index].0))
+                        column: Int(Layout.quincunxCell(index).column))
                 }
             }
             marks.append(MarkShapes.quincunxCross(at: origin, placement: placement))

@@ -38,7 +38,9 @@ package enum StrokeFont {
         /// The value that ends a polyline in `points` (no coordinate is negative).
         static let lineEnd = -1.0
 
-        init(_ points: [Double], advance: Double, space: Double = StrokeFont.spacing, scale: Double = 1, lift: Double = 0) {
+        init(
+            _ points: [Double], advance: Double, space: Double = StrokeFont.spacing, scale: Double = 1, lift: Double = 0
+        ) {
             self.points = points
             self.advance = advance
             self.space = space
@@ -211,6 +213,8 @@ package struct Caption: Hashable, Sendable {
         var marks: [Mark] = []
         Setting.forEachGlyph(of: text, scale: set.scale) { glyph, scaled in
             var segments: [Segment] = []
+            // At most one a point after a polyline's first.
+            segments.reserveCapacity(glyph.points.count / 2)
             var previous: Point?
             glyph.forEachPoint { point, startsLine in
                 let point = scaled(point)

@@ -58,15 +58,14 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
     /// How many counts a complete unit holds.
     public var capacity: UInt64 { Self.capacities[rank] }
 
-    private static let capacities: [UInt64] = {
-        var values: [UInt64] = [1, 5, 25, 100]
-        var power: UInt64 = 1_000
-        for _ in 4...20 {
-            values.append(power)
-            if power <= UInt64.max / 10 { power *= 10 }
-        }
-        return values
-    }()
+    /// By rank: 1, 5, 25, 100, then every power of ten from 1,000 to 10¹⁹ (past Int64.max). A
+    /// literal, which the compiler lays out in the binary: nothing is built when it is first read.
+    private static let capacities: [UInt64] = [
+        1, 5, 25, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
 
     /// The unit one rank down, whose copies this unit is made of.
     public var child: UnitLevel? { rank == 0 ? nil : UnitLevel(rank: rank - 1) }

@@ -9,6 +9,16 @@ public enum Words {
         }
     }
 
+    /// `title(for:)` as UTF-8, for a writer that builds bytes (the SVG): a heap string made and
+    /// freed costs a first image about 10K instructions in the runtime, the bytes nothing.
+    package static func titleBytes(for count: TallyCount) -> [UInt8] {
+        switch count.value {
+        case 0: Array("No tally marks".utf8)
+        case 1: Array("1 tally mark".utf8)
+        default: groupedBytes(count.value) + " tally marks".utf8
+        }
+    }
+
     /// The title of a count, or with a goal its progress toward it (`--of`, SPEC §6):
     /// "6,200 of 10,000 (62%)".
     public static func title(for count: TallyCount, goal: TallyCount?) -> String {
@@ -36,6 +46,11 @@ public enum Words {
     /// The structure in words: "1 thousand-row, 2 hundred-blocks, 1 twenty-five-unit, 1 gate and
     /// 4 strokes"; "An empty frame" for 0.
     public static func description(for count: TallyCount) -> String {
+        String(decoding: descriptionBytes(for: count), as: UTF8.self)
+    }
+
+    /// `description(for:)` as UTF-8, for a writer that builds bytes (the SVG).
+    package static func descriptionBytes(for count: TallyCount) -> [UInt8] {
         // Bytes, largest unit first, without the tuples of `structure(of:)`: every image of
         // every count carries this sentence, so it is built in one pass.
         var rest = count.value
@@ -55,12 +70,12 @@ public enum Words {
             text += level.name.utf8
             if number != 1 { text.append(UInt8(ascii: "s")) }
         }
-        if parts == 0 { return "An empty frame" }
+        if parts == 0 { return Array("An empty frame".utf8) }
         if parts > 1 {
             // The last ", " becomes " and ".
             text.replaceSubrange(lastSeparator..<lastSeparator + 2, with: " and ".utf8)
         }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// The count as whole units, largest first, leaving out levels with none: 1,234 is
@@ -120,6 +135,11 @@ public enum Words {
 
     /// Digits grouped by threes with commas, independent of locale: 1234567 → "1,234,567".
     public static func grouped(_ value: UInt64) -> String {
+        String(decoding: groupedBytes(value), as: UTF8.self)
+    }
+
+    /// `grouped(_:)` as UTF-8.
+    package static func groupedBytes(_ value: UInt64) -> [UInt8] {
         var digits: [UInt8] = []
         appendDigits(value, to: &digits)
         var text: [UInt8] = []
@@ -128,7 +148,7 @@ public enum Words {
             if index > 0 && (digits.count - index) % 3 == 0 { text.append(UInt8(ascii: ",")) }
             text.append(digit)
         }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// A number's decimal digits, appended as ASCII.

@@ -297,10 +297,11 @@ public enum Renderer {
                     : Lens.Room.plan(
                         frame: canvas.level, pixelsPerUnit: ppu,
                         image: (viewport.width / density, viewport.height / density), side: side.pixels)
+                // Planned once: a picture that writes its digits has no lens (nil), and is not
+                // planned again under its band.
+                plannedRoom = .some(room)
                 if Magnitude.writesDigits(frame: canvas.level, pixelsPerUnit: ppu, hasLens: room != nil) {
                     (caption, viewport) = try captioned(count, sizing, shown, side, settings)
-                } else {
-                    plannedRoom = .some(room)
                 }
             }
         }

@@ -98,6 +98,10 @@ package enum SVGRenderer {
             minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
             width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
         let digits = precision(for: visible)
+        // Pens and dashes one decimal finer, up to three: a dash's length repeats along a side,
+        // so its rounding adds up (a row's dotted outline is 55 dashes long), where a
+        // coordinate's does not.
+        let penDigits = max(digits, min(digits + 1, 3))
 
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
         ids.append(to: &out)
@@ -124,11 +128,17 @@ package enum SVGRenderer {
         out.append("\">\n<title id=\"")
         ids.append(to: &out, suffix: "-title")
         out.append("\">")
-        out.append(XMLText.escaped(options.label ?? Words.title(for: scene.count, goal: scene.goal)))
+        // The user's label is escaped, and so is a goal's title ("<1%"); tally's other words
+        // (digits, letters, `,` and `-`, `Words`) are text as they stand, written as bytes.
+        if options.label != nil || scene.goal != nil {
+            out.append(XMLText.escaped(options.label ?? Words.title(for: scene.count, goal: scene.goal)))
+        } else {
+            out.append(bytes: Words.titleBytes(for: scene.count))
+        }
         out.append("</title>\n<desc id=\"")
         ids.append(to: &out, suffix: "-desc")
         out.append("\">")
-        out.append(XMLText.escaped(Words.description(for: scene.count)))
+        out.append(bytes: Words.descriptionBytes(for: scene.count))
         out.append("</desc>\n")
 
         let classes = MarkClasses(scene.marks)
@@ -138,7 +148,7 @@ package enum SVGRenderer {
         }
         out.append("<style>")
         appendStyle(
-            &out, ids: &ids, classes: classes, appearance: options.appearance, digits: digits, divisor: divisor,
+            &out, ids: &ids, classes: classes, appearance: options.appearance, digits: penDigits, divisor: divisor,
             animated: timings?.contains { $0 != nil } ?? false)
         out.append("</style>\n")
 
@@ -183,11 +193,11 @@ package enum SVGRenderer {
             out.append(literal: "\"")
             if varyingWidth && !mark.kind.isFilled {
                 out.append(literal: " stroke-width=\"")
-                out.append(mark.width / divisor, digits: digits, leadingZero: false)
+                out.append(mark.width / divisor, digits: penDigits, leadingZero: false)
                 out.append(literal: "\"")
                 if mark.kind.isDashed {
                     out.append(literal: " stroke-dasharray=\"")
-                    appendDashes(&out, width: mark.width / divisor, digits: digits)
+                    appendDashes(&out, width: mark.width / divisor, digits: penDigits)
                     out.append(literal: "\"")
                 }
             }
@@ -303,63 +313,60 @@ package enum SVGRenderer {
     /// Where the pen stands while a path is written in relative steps, in whole units of the
     /// last decimal: the current point and its subpath's start. A path starts at (0, 0).
     struct RelativePen {
-        var x = 0.0
-        var y = 0.0
-        var startX = 0.0
-        var startY = 0.0
+        var x: Int64 = 0
+        var y: Int64 = 0
+        var startX: Int64 = 0
+        var startY: Int64 = 0
     }
 
     /// A mark's path in relative steps (`m`, `h`, `v`, `l`, `q`, `z`) from where `pen` stands:
     /// the boxes of a row, a wash's edge and the dots of a cell are each a short hop from the last,
     /// so a path is written as compact as an optimiser would write it (SPEC §5). Each step is the
     /// difference of two coordinates already rounded to `digits` decimals, so the rounding never
-    /// adds up along the path: every corner lands where the absolute form puts it.
+    /// adds up along the path: every corner lands where the absolute form puts it. The steps are
+    /// whole numbers of the last decimal's units, formatted as they are (no Double between).
     private static func appendRelativePath(
         _ out: inout TextBuffer, _ mark: Mark, digits: Int, divisor: Double, pen: inout RelativePen
     ) {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
-        // A coordinate as a whole number of the last decimal's units, rounded as `append` rounds.
-        func units(_ value: Double) -> Double { (value / divisor * scale).rounded(.toNearestOrAwayFromZero) }
-        func step(_ delta: Double) { out.append(delta / scale, digits: digits, leadingZero: false) }
-        // Two steps, spaced only where the second has no minus sign to part them.
-        func steps(_ dx: Double, _ dy: Double) {
-            step(dx)
-            if dy >= 0 { out.append(byte: UInt8(ascii: " ")) }
-            step(dy)
+        // A coordinate as a whole number of the last decimal's units, rounded as `append` rounds
+        // (half away from zero); SPEC §5 keeps coordinates under 10⁶, far inside Int64.
+        func units(_ value: Double) -> Int64 {
+            let magnitude = abs(value / divisor * scale)
+            guard magnitude < 9.0e15 else { return 0 }
+            let whole = Int64(magnitude + 0.5)
+            return value < 0 ? -whole : whole
         }
+        func step(_ delta: Int64) { out.append(units: delta, digits: digits, leadingZero: false) }
         var (x, y) = (pen.x, pen.y)
         var start = (x: pen.startX, y: pen.startY)
         mark.forEachPathElement { element in
             switch element {
             case .move(let point):
                 let (toX, toY) = (units(point.x), units(point.y))
-                out.append(byte: UInt8(ascii: "m"))
-                steps(toX - x, toY - y)
+                out.append(command: UInt8(ascii: "m"), units: toX &- x, toY &- y, digits: digits)
                 (x, y) = (toX, toY)
                 start = (x, y)
             case .quadratic(let control, let end):
                 let (toX, toY) = (units(end.x), units(end.y))
                 out.append(byte: UInt8(ascii: "q"))
-                step(units(control.x) - x)
+                step(units(control.x) &- x)
                 out.append(byte: UInt8(ascii: " "))
-                step(units(control.y) - y)
+                step(units(control.y) &- y)
                 out.append(byte: UInt8(ascii: " "))
-                step(toX - x)
+                step(toX &- x)
                 out.append(byte: UInt8(ascii: " "))
-                step(toY - y)
+                step(toY &- y)
                 (x, y) = (toX, toY)
             case .line(let point):
                 let (toX, toY) = (units(point.x), units(point.y))
                 if toY == y {
-                    out.append(byte: UInt8(ascii: "h"))
-                    step(toX - x)
+                    out.append(command: UInt8(ascii: "h"), units: toX &- x, digits: digits)
                 } else if toX == x {
-                    out.append(byte: UInt8(ascii: "v"))
-                    step(toY - y)
+                    out.append(command: UInt8(ascii: "v"), units: toY &- y, digits: digits)
                 } else {
-                    out.append(byte: UInt8(ascii: "l"))
-                    steps(toX - x, toY - y)
+                    out.append(command: UInt8(ascii: "l"), units: toX &- x, toY &- y, digits: digits)
                 }
                 (x, y) = (toX, toY)
             case .close:
@@ -525,14 +532,23 @@ struct MarkClasses {
     /// One pass over the marks with a short array of the (kind, unit) pairs seen (a scene has
     /// a handful), no hashing or string keys per mark: this runs for every SVG.
     init(_ marks: [Mark]) {
+        // Room for a scene's classes (a dozen kinds and units at most in practice), grown once.
+        rules.reserveCapacity(16)
         var varying = false
         var varyingOpacity = false
+        // Marks of one class come in runs (a row's boxes), so the last class found is tried first.
+        var last = 0
         for index in marks.indices {
             let (kind, unit) = (marks[index].kind, marks[index].unit)
-            if let first = rules.firstIndex(where: { $0.kind == kind && $0.unit == unit }) {
-                if rules[first].width != marks[index].width { varying = true }
-                if rules[first].opacity != marks[index].opacity { varyingOpacity = true }
+            let found =
+                last < rules.count && rules[last].kind == kind && rules[last].unit == unit
+                ? last : rules.firstIndex { $0.kind == kind && $0.unit == unit }
+            if let found {
+                last = found
+                if rules[found].width != marks[index].width { varying = true }
+                if rules[found].opacity != marks[index].opacity { varyingOpacity = true }
             } else {
+                last = rules.count
                 rules.append(
                     Rule(
                         kind: kind, unit: unit, color: marks[index].color, width: marks[index].width,

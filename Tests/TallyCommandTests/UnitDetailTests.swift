@@ -116,7 +116,7 @@ import Testing
             // A gate's strokes and slash may reach into the empty cells beside it (SPEC §2, "Small
             // sizes"): a left gate's 2 px to its right, a right gate's 2.5 px to its left, the
             // centre one's both; never as far as the other gate of its row.
-            let column = gate.map { Int(Layout.quincunxCells[$0].0) } ?? 1
+            let column = gate.map { Int(Layout.quincunxCell($0).column) } ?? 1
             let left = level == .gate && column != 0 ? 2.5 / pixelsPerUnit : 0
             let right = level == .gate && column != 2 ? 2 / pixelsPerUnit : 0
             let drawn = marks(
