@@ -127,11 +127,25 @@ struct Placement {
         }
     }
 
+    /// The placement of a picture in `frame`: a twenty-five-unit that is the whole picture (1
+    /// to 24) has the image's margin beside it, so at the smallest sizes its side gates' strokes
+    /// may reach into it (`reach`); inside a larger unit they may not, for a neighbour is there.
+    init(_ detail: Detail, frame: UnitLevel) {
+        guard frame == .twentyFive, case .automatic(let pixelsPerUnit) = detail else {
+            self.init(detail)
+            return
+        }
+        self.init(pixelsPerUnit: pixelsPerUnit, reach: Proportions.minimumMarginPixels)
+    }
+
     /// The layout as designed, made once.
     static let design = Placement(pixelsPerUnit: nil)
 
-    /// - Parameter pixelsPerUnit: the output scale; nil for the layout as designed.
-    init(pixelsPerUnit: Double?) {
+    /// - Parameters:
+    ///   - pixelsPerUnit: the output scale; nil for the layout as designed.
+    ///   - reach: the output pixels a side gate's strokes may stand past its twenty-five-unit's
+    ///     cell at small sizes, where two gates of a row would otherwise touch (`init(_:frame:)`).
+    init(pixelsPerUnit: Double?, reach: Double = 0) {
         // At a scale, from the design made once (its steps, and its stroke places, which most
         // scales keep and share): a render places units three or four times.
         let designed = pixelsPerUnit == nil ? nil : Placement.design
@@ -183,17 +197,22 @@ struct Placement {
             let cell = Proportions.gateSide * pixelsPerUnit
             let step = pitches[UnitLevel.twentyFive.rank] * pixelsPerUnit
             // The left gate's strokes end at 7 px, the right one's start 7 px before its cell's
-            // end: a pixel apart at least.
-            if 2 * step + cell - 7 >= 8 {
+            // end: a pixel apart at least. Where they would touch, each side reaches past the
+            // twenty-five-unit's cell by the whole pixels it needs, up to `reach` (16 px images).
+            let short = max(0, 8 - (2 * step + cell - 7))
+            let out = (short / 2).rounded(.up)
+            if out <= reach {
                 // Pixel centres two apart: from the left, centred, and to the right of the cell.
-                let firsts = [0.5, (cell / 2 - 3.5).rounded() + 0.5, (cell - 7).rounded(.down) + 0.5]
+                let firsts = [0.5 - out, (cell / 2 - 3.5).rounded() + 0.5, (cell - 7 + out).rounded(.down) + 0.5]
                 strokeColumns = []
                 slashColumns = []
                 for (column, first) in firsts.enumerated() {
                     for index in 0..<4 { strokeColumns.append((first + 2 * Double(index)) / pixelsPerUnit) }
                     // The slash a pixel past the strokes each way, never past a side gate's cell.
-                    slashColumns.append((column == 0 ? max(0, first - 1) : first - 1) / pixelsPerUnit)
-                    slashColumns.append((column == 2 ? min(first + 7, cell) : first + 7) / pixelsPerUnit)
+                    // Reaching into the margin, the slash ends at the image's outer pixels' centres.
+                    let (leftmost, rightmost) = out > 0 ? (0.5 - out, cell + out - 0.5) : (0, cell)
+                    slashColumns.append((column == 0 ? max(leftmost, first - 1) : first - 1) / pixelsPerUnit)
+                    slashColumns.append((column == 2 ? min(first + 7, rightmost) : first + 7) / pixelsPerUnit)
                 }
             }
         }

@@ -205,7 +205,10 @@ public struct TallyScene: Hashable, Sendable {
     ///     the cells it holds that the count has not filled are `remaining` outlines. A count
     ///     beyond its goal is drawn in its own frame with the goal's frame outlined once.
     public init(count: TallyCount, frame level: UnitLevel? = nil, detail: Detail = .full, goal: TallyCount? = nil) {
-        self.init(count: count, frame: level, detail: detail, goal: goal, placement: Placement(detail))
+        let own = UnitLevel.frame(for: goal.map { max($0, count) } ?? count)
+        self.init(
+            count: count, frame: level, detail: detail, goal: goal,
+            placement: Placement(detail, frame: max(level ?? own, own)))
     }
 
     init(count: TallyCount, frame level: UnitLevel?, detail: Detail, goal: TallyCount?, placement: Placement) {

@@ -241,18 +241,34 @@ extension RenderError: CustomStringConvertible {
 
 /// count → scene → bytes. Every setting is checked, and every limit, before a mark is made.
 public enum Renderer {
-    /// The scene the settings draw for a count, with the viewport it is drawn into, and for
-    /// `--animate-from` which of its marks are new since the earlier count.
+    /// What a picture will be before any mark is made: its frame, its level of detail, its
+    /// caption, its lens's room and the viewport that holds them all, which is the image's pixel
+    /// size (SPEC §2, "One footprint": the size, the options and the rows drawn decide it, never
+    /// the last digits). `layout` draws into exactly this; a caller that needs only the size (a
+    /// property over every count) stops here.
+    package struct Plan: Sendable {
+        /// The frame the picture is drawn in.
+        package let canvas: Canvas
+        /// The level of detail at the image's scale.
+        package let detail: Detail
+        /// The caption, where the picture writes its count.
+        package let caption: CaptionLayout?
+        /// The viewport of the picture and its caption, before the lens's room.
+        package let picture: Viewport
+        /// The lens's room at the file's density, where the picture has a lens.
+        package let lens: Lens.Room?
+        /// The image: the picture's viewport, grown by the lens's room where there is one.
+        package let viewport: Viewport
+    }
+
+    /// The plan of a count's picture with these settings (`Plan`): every setting and every
+    /// limit checked, no mark made.
     ///
     /// The order is SPEC §2's: the frame, then the fit, then the viewport (size, margin and the
-    /// caption's band), and only then the level of detail, the whole-pixel placement and the pen
-    /// floor, at the final output scale; last, for every image with a size in the clean style,
-    /// the pixel grid.
-    package static func layout(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings)
-        throws(RenderError)
-        -> (
-            scene: TallyScene, viewport: Viewport, newMarks: [Bool]?
-        )
+    /// caption's band), and only then the level of detail and the whole-pixel placement at the
+    /// final output scale, and the lens's room under the picture.
+    package static func plan(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings)
+        throws(RenderError) -> Plan
     {
         if let pinned = settings.frame, pinned.capacity < count.value { throw .countBeyondFrame(count, pinned) }
         // With a goal the frame and the fit hold the goal too, so its remaining cells are shown.
@@ -315,8 +331,8 @@ public enum Renderer {
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
         viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
-        var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
-        if let caption { scene.append(caption.caption(in: viewport, over: scene.marks)) }
+        let picture = viewport
+        var lens: Lens.Room?
         // A lens only when asked in a sequence that keeps one size. The default's room is the one
         // the digits rule planned where no band came since (the same picture and viewport); the
         // copy is drawn at the file's density, twice the size in a `--scale 2` file.
@@ -329,14 +345,35 @@ public enum Renderer {
                     image: (viewport.width / density, viewport.height / density), side: side.pixels)
             // An image the lens would take past SPEC §6's limits (64 megapixels) has none.
             if let room = room?.scaled(by: density), let grown = try? viewport.grown(by: room.pixels, right: false) {
-                let picture = viewport.height
                 viewport = grown
-                scene.append(
-                    lens: Lens.marks(
-                        count: count.value, frame: canvas.level, room: room, pixelsPerUnit: pixelsPerUnit,
-                        image: viewport.visible, picture: picture))
+                lens = room
             }
         }
+        return Plan(
+            canvas: canvas, detail: detail, caption: caption, picture: picture, lens: lens, viewport: viewport)
+    }
+
+    /// The scene the settings draw for a count, with the viewport it is drawn into (the plan's,
+    /// `plan(_:_:_:)`), and for `--animate-from` which of its marks are new since the earlier
+    /// count: the marks at the plan's detail, the caption in its band and the lens in its room,
+    /// then, for every image with a size, the pen floor and in the clean style the pixel grid.
+    package static func layout(_ count: TallyCount, _ format: OutputFormat, _ settings: RenderSettings)
+        throws(RenderError)
+        -> (
+            scene: TallyScene, viewport: Viewport, newMarks: [Bool]?
+        )
+    {
+        let plan = try plan(count, format, settings)
+        let (canvas, detail, viewport) = (plan.canvas, plan.detail, plan.viewport)
+        var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
+        if let caption = plan.caption { scene.append(caption.caption(in: plan.picture, over: scene.marks)) }
+        if let room = plan.lens, case .automatic(let pixelsPerUnit) = detail {
+            scene.append(
+                lens: Lens.marks(
+                    count: count.value, frame: canvas.level, room: room, pixelsPerUnit: pixelsPerUnit,
+                    image: viewport.visible, picture: plan.picture.height))
+        }
+        let scaled = settings.isScaled(format)
         var newMarks: [Bool]?
         if case .since(let from) = settings.animation {
             // The earlier count in the same frame, so forms that depend on the frame compare

@@ -13,10 +13,9 @@ import Testing
 
     /// Every count from 0 to 10,000, and every 97th above it to 100,000, then every 997th to
     /// 10⁶: each pair (n, n + 1) of them, as whole renders. (Every count to 100,000 at eight
-    /// sizes as whole renders is 1.6 million layouts, about seven minutes of the inner loop;
-    /// above 10,000, where there is no lens, `marksAreOnlyAddedToAHundredThousand` walks every
-    /// count on the scenes the renderer draws, and `oneFootprint` checks that the default there
-    /// is the picture alone.)
+    /// sizes as whole renders is 1.6 million layouts, about seven minutes of the inner loop; the
+    /// properties that walk every count to 100,000 do it on what decides them: the renderer's
+    /// plans for the footprint and the lens's budget, the scenes the renderer draws for the marks.)
     static let counts: [UInt64] =
         Array(0...10_000) + Array(stride(from: 10_001, through: 100_000, by: 97))
         + Array(stride(from: 100_003, through: 1_000_000, by: 997))
@@ -32,8 +31,36 @@ import Testing
 
     private static func pixels(_ viewport: Viewport) -> [Double] { [viewport.width, viewport.height] }
 
-    /// One footprint: wherever the picture alone (`--no-inset`) has one pixel size for n and
-    /// n + 1, so does the default, whatever the last digits.
+    /// One footprint, for every count from 0 to 100,000 and every 997th above it to 10⁶: wherever
+    /// the picture alone (`--no-inset`) has one pixel size for n and n + 1, so does the default,
+    /// whatever the last digits. On the renderer's plans (`Renderer.plan`), which decide the
+    /// image's size before a mark is made; `oneFootprint` checks on whole renders that the plan's
+    /// size is the image's.
+    @Test(arguments: sizes)
+    func oneFootprintForEveryCount(size: Double) throws {
+        let settings = RenderSettings(side: .longer(size))
+        var bareSettings = settings
+        bareSettings.inset = false
+        var previous: (count: UInt64, bare: [Double], image: [Double])?
+        // Under a sanitizer, which checks memory and not density, pairs (n, n + 1) every 13th n.
+        let dense =
+            underSanitizer
+            ? stride(from: UInt64(0), to: 100_000, by: 13).flatMap { [$0, $0 + 1] } : Array(UInt64(0)...100_000)
+        let counts = dense + Array(stride(from: UInt64(100_997), through: 1_000_000, by: 997))
+        for count in counts {
+            let tally = try #require(TallyCount(exactly: count))
+            let bare = Self.pixels(try Renderer.plan(tally, .svg, bareSettings).viewport)
+            let image = Self.pixels(try Renderer.plan(tally, .svg, settings).viewport)
+            if let previous, previous.count + 1 == count, previous.bare == bare, previous.image != image {
+                Issue.record("\(previous.count) → \(count) at \(size) px: \(previous.image) → \(image)")
+                return
+            }
+            previous = (count, bare, image)
+        }
+    }
+
+    /// One footprint on whole renders: wherever the picture alone (`--no-inset`) has one pixel
+    /// size for n and n + 1, so does the default, and the image is the size its plan says.
     @Test(arguments: sizes)
     func oneFootprint(size: Double) throws {
         var previous: (count: UInt64, bare: [Double], image: [Double])?
@@ -44,6 +71,9 @@ import Testing
             // picture alone, so the footprint holds there for every count as it does for the
             // picture alone, and `marksAreOnlyAddedToAHundredThousand` walks every count.
             if count > 10_000 { #expect(image == bare, "\(count) at \(size) px: a lens above 10,000") }
+            let planned = try Renderer.plan(
+                try #require(TallyCount(exactly: count)), .svg, RenderSettings(side: .longer(size)))
+            #expect(Self.pixels(planned.viewport) == image, "\(count) at \(size) px: drawn other than planned")
             if let previous, previous.count + 1 == count, previous.bare == bare {
                 #expect(previous.image == image, "\(previous.count) → \(count) at \(size) px")
             }
@@ -241,6 +271,37 @@ import Testing
         }
     }
 
+    /// The lens within its budget for every count from 0 to 100,000 and every 997th above it:
+    /// the lens the renderer plans and draws (`Renderer.plan`, `Lens.marks`), dotted outline
+    /// included, no larger than a finished row at the picture's scale, nothing of it a box, all of
+    /// it in the band under the picture; and no lens above 10,000, where the caption says the
+    /// count. (Its ink is more than a finished square's, by SPEC §2's choice: readers read the
+    /// lens as drawn better than one lightened to a square's weight.)
+    @Test(arguments: sizes)
+    func theLensStaysWithinItsBudgetForEveryCount(size: Double) throws {
+        let settings = RenderSettings(side: .longer(size))
+        // Under a sanitizer, which checks memory and not density, every 13th count.
+        let counts = sanitizerSample(Array(UInt64(0)...100_000), every: 13)
+        for count in counts + Array(stride(from: UInt64(100_997), through: 1_000_000, by: 997)) {
+            let plan = try Renderer.plan(try #require(TallyCount(exactly: count)), .svg, settings)
+            guard let room = plan.lens, case .automatic(let pixels) = plan.detail else { continue }
+            #expect(count < 10_000, "\(count) at \(size) px: a lens above 10,000")
+            let lens = Lens.marks(
+                count: count, frame: plan.canvas.level, room: room, pixelsPerUnit: pixels,
+                image: plan.viewport.visible, picture: plan.picture.height)
+            guard let bounds = TallyScene.inkBounds(of: lens.filter { $0.kind != .edge }) else { continue }
+            let row = Placement(pixelsPerUnit: pixels).cellSize(.thousandRow)
+            let band = plan.picture.visible.maxY
+            if bounds.width * bounds.height > row.x * row.y || bounds.minY <= band - 1e-9
+                || lens.contains(where: { $0.kind == .box })
+            {
+                Issue.record(
+                    "\(count) at \(size) px: a lens of \(bounds) against a row of \(row), the band from \(band)")
+                return
+            }
+        }
+    }
+
     /// One digits rule: below 10,000 a picture writes its count exactly where it has neither
     /// gates that read in place nor a lens, whatever the last digits; `--no-inset` writes it
     /// wherever the default draws a lens.
@@ -278,18 +339,27 @@ import Testing
     /// Small sizes: at 16 to 32 px a count under 25 is strokes that can be counted, never a
     /// tint bar; from 20 px, where two gates of a row have room, each stroke on its own pixels,
     /// two apart: 2 at 20 px is two strokes, 4 four, 9 a gate and four.
-    @Test(arguments: [20.0, 24, 32])
+    @Test(arguments: [16.0, 20, 24, 32])
     func smallCountsAreStrokesThatCanBeCounted(size: Double) throws {
-        for count: UInt64 in [1, 2, 3, 4, 9, 24] {
+        for count in UInt64(1)...24 {
             let (scene, viewport) = try Self.layout(count, size: size)
             #expect(!scene.marks.contains { $0.kind == .progress }, "\(count) at \(size) px: a tint bar")
             let strokes = scene.marks.filter { $0.kind == .stroke }
             #expect(strokes.count == Int(count) - Int(count / 5), "\(count) at \(size) px")
-            // The strokes of one gate (the last gate's, in fill order) stand two pixels apart.
-            let last = strokes.suffix(Int(count % 5 == 0 ? 4 : count % 5))
-            let xs = last.compactMap { $0.segments.first.map { $0.start.x * viewport.pixelsPerUnit } }
-            for (a, b) in zip(xs, xs.dropFirst()) {
-                #expect(b - a >= 2 - 1e-9, "\(count) at \(size) px: strokes \(b - a) px apart")
+            #expect(scene.marks.filter { $0.kind == .slash }.count == Int(count / 5), "\(count) at \(size) px")
+            // Every stroke on its own pixels: any two whose heights overlap (a row of gates) stand
+            // two pixels apart or more, and all inside the image.
+            let spans = try strokes.map { stroke in
+                let segment = try #require(stroke.segments.first)
+                let x = (segment.start.x - viewport.visible.minX) * viewport.pixelsPerUnit
+                let (top, bottom) = (min(segment.start.y, segment.end.y), max(segment.start.y, segment.end.y))
+                return (x: x, top: top, bottom: bottom)
+            }
+            for (index, a) in spans.enumerated() {
+                #expect(a.x > 0 && a.x < viewport.width, "\(count) at \(size) px: a stroke at \(a.x) px")
+                for b in spans[(index + 1)...] where a.top < b.bottom && b.top < a.bottom {
+                    #expect(abs(b.x - a.x) >= 2 - 1e-9, "\(count) at \(size) px: strokes \(abs(b.x - a.x)) px apart")
+                }
             }
         }
     }
