@@ -19,6 +19,8 @@ struct DocumentFile {
     var identity: FileIdentity
     /// Its permission bits, which the updated file keeps.
     var mode: mode_t
+    /// The file as it was read.
+    var version: FileVersion
 }
 
 /// A file's identity on its file system: two paths with the same one name the same file.
@@ -27,6 +29,24 @@ struct FileIdentity: Hashable {
     var inode: UInt64
 
     init(_ info: stat) { (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino)) }
+}
+
+/// A file as a run found it, which it must still be when the run replaces it (SPEC §8, "a
+/// change during the run"): the same file (device and inode: a save by rename makes a new one),
+/// the same size and the same modification time to the nanosecond (a write in place moves it),
+/// and for a document, whose bytes the run holds, the same bytes. Not the change time: the
+/// run's own second name for the file (its backup link) moves that.
+struct FileVersion: Equatable {
+    var identity: FileIdentity
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+
+    init(_ info: stat) {
+        identity = FileIdentity(info)
+        size = Int64(info.st_size)
+        (modifiedSeconds, modifiedNanoseconds) = (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec))
+    }
 }
 
 /// The documents on disk: found and read (SPEC §8). A folder's search is forgiving: an entry it
@@ -173,7 +193,7 @@ enum DocumentFiles {
             documents.append(
                 DocumentFile(
                     path: item.path, bytes: bytes, realFolder: folder, realName: name, isLink: isLink,
-                    identity: FileIdentity(info), mode: info.st_mode & 0o7777))
+                    identity: FileIdentity(info), mode: info.st_mode & 0o7777, version: FileVersion(info)))
         }
         return documents
     }
@@ -203,6 +223,10 @@ enum DocumentFiles {
         guard let bytes = readAll(descriptor, limit: Int(info.st_size)) else {
             throw CommandFailure(.io, "cannot read '\(shown)': \(errorText(errno))")
         }
+        // The status after the bytes: a write while they were read moves its time past the
+        // version held, so the run finds the change before it replaces the file.
+        var after = stat()
+        if fstat(descriptor, &after) == 0 && Int(after.st_size) == bytes.count { info = after }
         return (bytes, info)
     }
 
@@ -254,6 +278,10 @@ final class DocsTargets {
         var existingFolders: Int
         /// The file's permission bits when it is there, else nil (a new file gets the umask's).
         var mode: mode_t?
+        /// The file as the run found it (nil: nothing was there), and for a document the bytes
+        /// it read: what must still be there when it is replaced.
+        var found: FileVersion?
+        var read: [UInt8]?
         /// The path as the plan names it, for messages.
         var shown: String
     }
@@ -283,7 +311,7 @@ final class DocsTargets {
         let root = try root(document.realFolder, shown: document.path)
         return Target(
             root: root, rootPath: document.realFolder, folders: [], name: document.realName, existingFolders: 0,
-            mode: document.mode, shown: document.path)
+            mode: document.mode, found: document.version, read: document.bytes, shown: document.path)
     }
 
     deinit {
@@ -368,13 +396,13 @@ final class DocsTargets {
                 throw refuse("'\(Values.printable(first))' is \(DocumentFiles.kind(of: entry.st_mode)) to nothing")
             }
         }
-        var mode: mode_t? = nil
+        var existingFile: (mode: mode_t, version: FileVersion)? = nil
         if missing.isEmpty {
-            mode = try checkExisting(name, in: folder, refuse: refuse)
+            existingFile = try checkExisting(name, in: folder, refuse: refuse)
         }
         targets[key] = Target(
-            root: root, rootPath: rootPath, folders: folders, name: name, existingFolders: existing, mode: mode,
-            shown: image.path)
+            root: root, rootPath: rootPath, folders: folders, name: name, existingFolders: existing,
+            mode: existingFile?.mode, found: existingFile?.version, read: nil, shown: image.path)
         return key
     }
 
@@ -389,9 +417,10 @@ final class DocsTargets {
     }
 
     /// What may be replaced: nothing there, or a regular file that is an image tally could
-    /// have written and no document of the run. Returns its mode, nil when nothing is there.
+    /// have written and no document of the run. Returns its mode and version, nil when nothing
+    /// is there.
     private func checkExisting(_ name: String, in folder: Int32, refuse: (String) -> DocsFailure) throws(DocsFailure)
-        -> mode_t?
+        -> (mode: mode_t, version: FileVersion)?
     {
         var info = stat()
         guard withPath(name, { fstatat(folder, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
@@ -412,7 +441,7 @@ final class DocsTargets {
         else {
             throw refuse("it is there and is not an image tally wrote; move it, or give -o another name")
         }
-        return info.st_mode & 0o7777
+        return (info.st_mode & 0o7777, FileVersion(info))
     }
 
     /// How the file a target names compares with `bytes`, read without following a link or

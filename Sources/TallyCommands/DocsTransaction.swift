@@ -86,8 +86,11 @@ struct DocsTransaction {
             }
         }
         for (index, item) in staged.enumerated() {
-            let code = operations.rename(in: item.folder, item.temporary, item.file.target.name)
-            if code == 0 {
+            // Each file is checked just before it is replaced: an editor's save since the run
+            // read it (in place, or by rename) is never lost (SPEC §8).
+            let changed = !Self.isAsFound(item)
+            let code = changed ? 0 : operations.rename(in: item.folder, item.temporary, item.file.target.name)
+            if !changed && code == 0 {
                 TemporaryFiles.shared.remove(item.registered(item.temporary))
                 continue
             }
@@ -102,9 +105,57 @@ struct DocsTransaction {
                 kept.isEmpty
                 ? "every file is as it was"
                 : "replaced and not put back: \(kept.map { "'\(Values.printable($0))'" }.joined(separator: ", ")); as they were: \(staged[index...].map { "'\(Values.printable($0.file.target.shown))'" }.joined(separator: ", "))"
+            if changed { throw Self.changedDuringTheRun(shown, outcome) }
             throw CommandFailure(.io, "\(item.file.origin): cannot replace \(shown): \(errorText(code)); \(outcome)")
         }
+        // A write in place between the check and the rename went to the file replaced, which
+        // the backup still names: found there, every file is put back.
+        if let changed = staged.first(where: { !Self.backupIsAsFound($0) }) {
+            let kept = rollBack(staged[...])
+            if kept.isEmpty { folders.removeMade() }
+            let outcome =
+                kept.isEmpty
+                ? "every file is as it was"
+                : "replaced and not put back: \(kept.map { "'\(Values.printable($0))'" }.joined(separator: ", "))"
+            throw Self.changedDuringTheRun("'\(Values.printable(changed.file.target.shown))'", outcome)
+        }
         for item in staged { item.remove(item.backup) }
+    }
+
+    /// SPEC §8: a file the run would replace changed since it was read; nothing of the run is
+    /// kept, and running again reads it anew. 74, as for any write that cannot be made.
+    private static func changedDuringTheRun(_ shown: String, _ outcome: String) -> CommandFailure {
+        CommandFailure(.io, "\(shown) changed during the run; run again (\(outcome))")
+    }
+
+    /// Whether the file a write replaces is as the run found it: nothing there for a new file;
+    /// else the same file, size and modification time, and for a document the same bytes.
+    private static func isAsFound(_ item: Staged) -> Bool {
+        let target = item.file.target
+        var info = stat()
+        let there = withPath(target.name) { fstatat(item.folder, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+        guard let found = target.found else { return !there && errno == ENOENT }
+        guard there, info.st_mode & S_IFMT == S_IFREG, FileVersion(info) == found else { return false }
+        return hasBytes(target.read, named: target.name, in: item.folder)
+    }
+
+    /// Whether the file replaced, by its second name, is still as the run found it.
+    private static func backupIsAsFound(_ item: Staged) -> Bool {
+        guard let backup = item.backup, let found = item.file.target.found else { return true }
+        var info = stat()
+        guard withPath(backup, { fstatat(item.folder, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
+            FileVersion(info) == found
+        else { return false }
+        return hasBytes(item.file.target.read, named: backup, in: item.folder)
+    }
+
+    /// Whether a file holds `bytes` (true when there are none to compare).
+    private static func hasBytes(_ bytes: [UInt8]?, named name: String, in folder: Int32) -> Bool {
+        guard let bytes else { return true }
+        let descriptor = withPath(name) { openat(folder, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return DocumentFiles.compare(descriptor, bytes) == .same
     }
 
     /// Puts back the files replaced, last first: the old file from its second name, or a new

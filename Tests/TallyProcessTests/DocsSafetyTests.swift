@@ -663,4 +663,99 @@ import Testing
         #expect(names == ["a.svg", "b.svg", "page.md"])
         #expect(place.tree.filter { $0.value != before[$0.key] }.count == 1)
     }
+
+    // MARK: A change during the run
+
+    /// Edits a file at one of the run's renames (counting from 0): before the run's own check
+    /// of that file (`beforeCheck`, as at the run's previous rename) or between the check and
+    /// the rename.
+    final class EditingOperations: DocsFileOperations, @unchecked Sendable {
+        let system = SystemFileOperations()
+        let at: Int
+        let edit: () -> Void
+        var renames = 0
+        var edited = false
+
+        init(at: Int, edit: @escaping () -> Void) { (self.at, self.edit) = (at, edit) }
+
+        func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 { system.write(descriptor, bytes) }
+
+        func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 {
+            defer { renames += 1 }
+            if renames == at {
+                edit()
+                edited = true
+            }
+            return system.rename(in: folder, from, to)
+        }
+    }
+
+    /// SPEC §8, "a change during the run": a document or an image edited since the run read it,
+    /// in place or saved by rename, before the run reaches it or just before its rename, is
+    /// never replaced, and nothing of the run is kept: 74, "'FILE' changed during the run; run
+    /// again". The edit stays; no temporary file stays.
+    @Test(arguments: ["append to the document", "save the document by rename", "edit an image in place"])
+    func anEditDuringTheRunIsNeverLost(_ edit: String) throws {
+        // At each rename of the run (two images, then the document).
+        for at in 0..<3 {
+            let place = try Place()
+            defer { place.remove() }
+            let regions =
+                Self.region("render 5 --theme light -o a.svg") + Self.region("render 6 --theme light -o b.svg")
+            try place.write(regions, to: "page.md")
+            _ = try DocsRun.update(
+                paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+            try place.write(regions.replacingOccurrences(of: "render ", with: "render 1"), to: "page.md")
+            let page = place.doc.appendingPathComponent("page.md").path
+            let image = place.doc.appendingPathComponent("b.svg").path
+            let editing = EditingOperations(at: at) {
+                switch edit {
+                case "append to the document":
+                    let handle = FileHandle(forWritingAtPath: page)
+                    handle?.seekToEndOfFile()
+                    handle?.write(Data("MY NEW PARAGRAPH\n".utf8))
+                    handle?.closeFile()
+                case "save the document by rename":
+                    let saved = (try? String(contentsOfFile: page, encoding: .utf8) ?? "") ?? ""
+                    FileManager.default.createFile(
+                        atPath: page + ".swp", contents: Data((saved + "MY NEW PARAGRAPH\n").utf8))
+                    _ = rename(page + ".swp", page)
+                default:
+                    let handle = FileHandle(forWritingAtPath: image)
+                    handle?.seekToEndOfFile()
+                    handle?.write(Data("<!-- MY NOTE -->\n".utf8))
+                    handle?.closeFile()
+                }
+            }
+            let before = place.tree
+            var failure: CommandFailure?
+            do {
+                _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: editing, say: { _ in })
+            } catch {
+                failure = error
+            }
+            #expect(editing.edited)
+            let after = place.tree
+            let edited = edit == "edit an image in place" ? image : page
+            // A save by rename between the check and the rename of the document itself is the
+            // one edit the run cannot see (the window is a rename's); every other is found.
+            if edit == "save the document by rename" && at == 2 { continue }
+            // An image edited after the run replaced it is an edit of the new image: kept.
+            if edit == "edit an image in place" && at == 2 {
+                #expect(failure == nil, "\(failure?.message ?? "")")
+                #expect(((try? String(contentsOfFile: image, encoding: .utf8)) ?? "").contains("MY NOTE"))
+                continue
+            }
+            let message = failure?.message ?? ""
+            #expect(failure?.code == .io, "\(edit) at rename \(at): \(message)")
+            #expect(message.hasPrefix("'\(edited)' changed during the run; run again"), "\(edit) at \(at): \(message)")
+            #expect(!after.keys.contains { String(decoding: $0, as: UTF8.self).contains(".tally-") })
+            // Every file is as it was but the edited one, which holds the edit.
+            for (path, entry) in before where String(decoding: path, as: UTF8.self) != edited {
+                #expect(after[path] == entry, "\(edit) at \(at): \(String(decoding: path, as: UTF8.self))")
+            }
+            let text = (try? String(contentsOfFile: edited, encoding: .utf8)) ?? ""
+            #expect(text.contains("MY NEW PARAGRAPH") || text.contains("MY NOTE"), "\(edit) at \(at)")
+        }
+    }
 }
