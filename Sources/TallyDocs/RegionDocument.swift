@@ -247,7 +247,7 @@ private struct Scanner {
         var textStart = 0
         var regionSpans: [Range<Int>] = []
         var openersRead: Set<Int> = []
-        for comment in layout.comments {
+        for (position, comment) in layout.comments.enumerated() {
             if let last = regionSpans.last, comment.start < last.upperBound {
                 // In a region's body: only what tally wrote belongs there.
                 if openerCommand(at: comment.start) != nil {
@@ -265,10 +265,20 @@ private struct Scanner {
             let openerLine = line(at: comment.start)
             let openerEnd = comment.end
             // A region that starts its line may close on any later line (a block region); one
-            // after text, in a cell or an item closes on its own line (an inline region).
-            let closerStart = firstCloser(
-                from: openerEnd, to: comment.startsLine ? bytes.count : endOfContent(from: openerEnd))
+            // after text, in a cell or an item closes on its own line (an inline region). Its
+            // closer is a comment the page reads as one: a `<!-- /tally -->` that Markdown reads
+            // as code or text (a code span, a later fence, indented code, a link's title) closes
+            // nothing, so the text before it is never taken for the region's.
+            let limit = comment.startsLine ? bytes.count : endOfContent(from: openerEnd)
+            let closerStart = layout.comments[(position + 1)...].lazy.prefix { $0.start < limit }
+                .first { $0.start >= openerEnd && self.closer(at: $0.start) != nil }?.start
             guard let closerStart, let closerEnd = closer(at: closerStart) else {
+                if let text = firstCloser(from: openerEnd, to: limit) {
+                    throw RegionSyntaxError(
+                        line: openerLine,
+                        "the region has no closing <!-- /tally -->: the one on line \(line(at: text)) is \(layout.isCode(text) ? "in code, which Markdown shows as text" : "not a comment where it stands (inside a tag, an attribute or another comment)")"
+                    )
+                }
                 if comment.startsLine {
                     throw RegionSyntaxError(line: openerLine, "the region has no closing <!-- /tally -->")
                 }

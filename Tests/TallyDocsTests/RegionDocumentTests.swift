@@ -207,6 +207,34 @@ import Testing
         }
     }
 
+    /// SPEC §8, "a region is what the page shows": a `<!-- /tally -->` that Markdown reads as
+    /// code or text closes nothing, so the user's text before it is never taken for a region's
+    /// body; the region is an error naming its opener's line and the closer's, and the document
+    /// is left as it is.
+    @Test func aCloserInCodeOrTextClosesNothing() {
+        let cases: [(String, Int, String)] = [
+            // A code span on the opener's line (an inline region).
+            ("Run <!-- tally badge 5 -o b.svg --> then type `<!-- /tally -->` to close.\n", 1, "line 1 is in code"),
+            // A later fence (a block region).
+            ("<!-- tally badge 5 -o b.svg -->\ntext\n\n```\n<!-- /tally -->\n```\nmore\n", 1, "line 5 is in code"),
+            // Indented code after a blank line.
+            ("# A\n\n<!-- tally badge 5 -o b.svg -->\nmine\n\n    <!-- /tally -->\n", 3, "line 6 is in code"),
+        ]
+        for (text, line, words) in cases {
+            #expect {
+                try RegionDocument(Array(text.utf8), kind: .markdown)
+            } throws: { error in
+                guard let error = error as? RegionSyntaxError else { return false }
+                return error.line == line && error.message.contains(words)
+            }
+        }
+        // A real closer after one in code: the region ends at the comment, the code stays text.
+        let text = "Run <!-- tally badge 5 -o b.svg --><!-- /tally --> then `<!-- /tally -->` ok.\n"
+        let document = try? RegionDocument(Array(text.utf8), kind: .markdown)
+        #expect(document?.regions.count == 1)
+        #expect(document?.bytes == Array(text.utf8))
+    }
+
     @Test func anOpenerMaySpanLinesAndCountsThem() throws {
         let text = Array(
             "<!-- tally render 1\n  -o a.svg -->\n<!-- /tally -->\n<!-- tally render 2 -o b.svg --><!-- /tally -->".utf8
