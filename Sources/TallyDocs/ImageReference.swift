@@ -20,9 +20,10 @@ package struct DrawnImage: Equatable, Sendable {
 /// The markup a region's body holds (SPEC §8).
 package enum ImageReference {
     /// An `<img>` with `alt`, `width` and `height` (so the page does not move as it loads), a
-    /// `srcset` when there are densities, inside a `<picture>` with a `prefers-color-scheme`
-    /// source for each scheme file. One line, so it fits a region inline as well as on its own
-    /// line, in Markdown (as an HTML block or inline HTML) and in HTML.
+    /// `srcset` when there are densities, inside a `<picture>`, with a `prefers-color-scheme`
+    /// source for each scheme file where there are two. One line, so it fits a region inline
+    /// as well as on its own line, in Markdown (inline HTML in a paragraph, never an HTML block
+    /// that runs past the region) and in HTML.
     ///
     /// - Parameters:
     ///   - images: the region's files, in `ImagePlan.images` order.
@@ -42,7 +43,12 @@ package enum ImageReference {
         if let size = first.size { img += " width=\"\(size.width)\" height=\"\(size.height)\"" }
         img += ">"
         let dark = files(.dark)
-        guard !dark.isEmpty else { return img }
+        // Always in a `<picture>`: a line that is one `<img …>` tag alone starts a CommonMark
+        // HTML block of type 7, which runs to the next blank line and swallows the heading or
+        // list after the region's closer; a line that starts `<picture><img` is a paragraph of
+        // inline HTML, which the closer's comment ends (SPEC §8, "The page renders the same
+        // outside regions").
+        guard !dark.isEmpty else { return "<picture>" + img + "</picture>" }
         var picture = "<picture>"
         picture += "<source media=\"(prefers-color-scheme: dark)\" srcset=\"\(srcset(dark))\">"
         let light = files(.light)

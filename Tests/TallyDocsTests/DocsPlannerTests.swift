@@ -56,7 +56,7 @@ import Testing
         let written = try #require(first.writes.last?.bytes)
         #expect(
             String(decoding: written, as: UTF8.self)
-                == "# A\n<!-- tally render images/a.svg -->\n<img src=\"images/a.svg\" alt=\"alt of images/a.svg &amp; &lt;b&gt;\" width=\"40\" height=\"20\">\n<!-- /tally -->\ntext\n"
+                == "# A\n<!-- tally render images/a.svg -->\n<picture><img src=\"images/a.svg\" alt=\"alt of images/a.svg &amp; &lt;b&gt;\" width=\"40\" height=\"20\"></picture>\n<!-- /tally -->\ntext\n"
         )
         var files = Self.applied(first, to: [:])
         files["docs/README.md"] = nil

@@ -152,7 +152,7 @@ import Testing
         #expect(
             use.starts(
                 with: Data(
-                    "\u{FEFF}# Guide\r\n<!-- tally render 5 --theme light -o img/five.svg -->\r\n<img src=\"img/five.svg\""
+                    "\u{FEFF}# Guide\r\n<!-- tally render 5 --theme light -o img/five.svg -->\r\n<picture><img src=\"img/five.svg\""
                         .utf8)))
         #expect(use.suffix(19) == Data("\r\n<!-- /tally -->\r\n".utf8))
     }

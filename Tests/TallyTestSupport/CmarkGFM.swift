@@ -41,7 +41,8 @@ public func askCmarkGFM<Answer>(
     let python = try #require(
         cmarkGFMPython, "python3 with cmarkgfm is missing (scripts/install-deps test)", sourceLocation: sourceLocation)
     let input = try JSONSerialization.data(withJSONObject: documents)
-    let run = try runProgram(python, ["-c", script], stdin: input, timeout: 60, sourceLocation: sourceLocation)
+    let run = try runProgram(
+        python, ["-c", script], stdin: input, timeout: 60, inQuickCheck: true, sourceLocation: sourceLocation)
     try #require(run.status == 0, "cmarkgfm failed: \(run.stderr)", sourceLocation: sourceLocation)
     let answers = try #require(
         try JSONSerialization.jsonObject(with: run.stdout) as? [Answer], sourceLocation: sourceLocation)
