@@ -82,8 +82,11 @@ struct DocsCommand: ParsableCommand {
         // A folder a document's regions write in stays open for the run, so a link swapped in
         // later cannot move it: a run over many folders needs more than the default 1,024.
         DescriptorLimit.raiseToHardLimit()
+        let pause = getenv("TALLY_DOCS_PAUSE_AFTER_RENAME").flatMap { UInt32(String(cString: $0)) }
+        let operations: any DocsFileOperations =
+            pause.map { PausingFileOperations(seconds: $0) } ?? SystemFileOperations()
         let outcome = try DocsRun.update(
-            paths: paths, check: check, operations: SystemFileOperations(), say: { StandardError.send($0 + "\n") })
+            paths: paths, check: check, operations: operations, say: { StandardError.send($0 + "\n") })
         StandardError.send("tally: \(outcome)\n")
     }
 
@@ -152,12 +155,32 @@ package enum DocsRun {
                     CommandFailure.Code(rawValue: error.code) ?? .cannotCreate,
                     "\(Values.printable(write.document, limit: 300)):\(write.line): \(error.message)")
             }
+            // A document its owner made read-only is not rewritten behind their back (a rename
+            // would replace it though it refuses writes); making it writable is how to ask.
+            if !write.isImage, let mode = target.mode, mode & 0o200 == 0 {
+                throw CommandFailure(
+                    .cannotCreate,
+                    "'\(Values.printable(write.document, limit: 300))' is read-only (mode \(String(mode & 0o7777, radix: 8))); make it writable (chmod u+w) to update its regions"
+                )
+            }
             writes.append(
                 DocsTransaction.File(
                     target: target, bytes: write.bytes,
                     origin: "\(Values.printable(write.document, limit: 300)):\(write.line)"))
         }
+        // What killed runs left beside this run's files goes first (SPEC §8), whether or not
+        // this run writes them.
+        var everyTarget = Array(targets.targets.values)
+        for file in files {
+            if let document = try? targets.target(named: file.path) { everyTarget.append(document) }
+        }
+        let leftovers = DocsTransaction.removeLeftovers(beside: everyTarget)
         try DocsTransaction(operations: operations).apply(writes)
+        if leftovers > 0 {
+            say(
+                "tally: removed \(leftovers) \(leftovers == 1 ? "file" : "files") an interrupted run left beside its own (.NAME.tally-…)"
+            )
+        }
         let images = plan.writes.filter(\.isImage).count
         let written = plan.writes.count - images
         if plan.writes.isEmpty { return "\(scope): up to date" }

@@ -41,11 +41,16 @@ struct FileVersion: Equatable {
     var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
+    /// Its owner and group, which the file that replaces it keeps where the run may give them
+    /// (a run as root), so a run never hands a user's file to another.
+    var owner: uid_t
+    var group: gid_t
 
     init(_ info: stat) {
         identity = FileIdentity(info)
         size = Int64(info.st_size)
         (modifiedSeconds, modifiedNanoseconds) = (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec))
+        (owner, group) = (info.st_uid, info.st_gid)
     }
 }
 

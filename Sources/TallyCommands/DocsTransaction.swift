@@ -1,3 +1,4 @@
+import TallyDocs
 import TallyOptions
 import TallyPOSIX
 
@@ -9,6 +10,12 @@ package protocol DocsFileOperations {
     func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32
     /// Renames `from` to `to` in an open folder, replacing `to`: 0, or `errno`.
     func rename(in folder: Int32, _ from: String, _ to: String) -> Int32
+    /// Called after each file is put in place, outside every lock: a test's place to stop.
+    func putInPlace()
+}
+
+extension DocsFileOperations {
+    package func putInPlace() {}
 }
 
 /// The system's own calls.
@@ -20,6 +27,29 @@ package struct SystemFileOperations: DocsFileOperations {
     package func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 {
         let done = withPath(from) { source in withPath(to) { renameat(folder, source, folder, $0) } }
         return done == 0 ? 0 : errno
+    }
+}
+
+/// The system's calls, pausing after the run's first rename for `seconds` and saying so on
+/// stderr (`tally: paused after a rename`): how the tests send a signal while a run is half
+/// applied, which no timing could hit reliably. `tally docs` uses it only when the
+/// environment's `TALLY_DOCS_PAUSE_AFTER_RENAME` holds the seconds.
+package final class PausingFileOperations: DocsFileOperations, @unchecked Sendable {
+    let system = SystemFileOperations()
+    let seconds: UInt32
+    private var paused = false
+
+    package init(seconds: UInt32) { self.seconds = seconds }
+
+    package func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 { system.write(descriptor, bytes) }
+
+    package func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 { system.rename(in: folder, from, to) }
+
+    package func putInPlace() {
+        guard !paused else { return }
+        paused = true
+        _ = writeFully(2, Array("tally: paused after a rename\n".utf8))
+        sleep(seconds)
     }
 }
 
@@ -66,7 +96,11 @@ struct DocsTransaction {
     func apply(_ files: [File]) throws(CommandFailure) {
         var folders = FolderMaker()
         var staged: [Staged] = []
-        defer { folders.closeAll() }
+        defer {
+            // Before the folders close: an interruption puts back by their descriptors.
+            TemporaryFiles.shared.committed()
+            folders.closeAll()
+        }
         for file in files {
             let failure: CommandFailure?
             do throws(CommandFailure) {
@@ -89,9 +123,16 @@ struct DocsTransaction {
             // Each file is checked just before it is replaced: an editor's save since the run
             // read it (in place, or by rename) is never lost (SPEC §8).
             let changed = !Self.isAsFound(item)
-            let code = changed ? 0 : operations.rename(in: item.folder, item.temporary, item.file.target.name)
+            let code =
+                changed
+                ? 0
+                : TemporaryFiles.shared.replace(
+                    in: item.folder, item.file.target.name, backup: item.backup,
+                    backupPath: item.backup.map(item.registered)
+                ) { operations.rename(in: item.folder, item.temporary, item.file.target.name) }
             if !changed && code == 0 {
                 TemporaryFiles.shared.remove(item.registered(item.temporary))
+                operations.putInPlace()
                 continue
             }
             for rest in staged[index...] {
@@ -119,7 +160,93 @@ struct DocsTransaction {
                 : "replaced and not put back: \(kept.map { "'\(Values.printable($0))'" }.joined(separator: ", "))"
             throw Self.changedDuringTheRun("'\(Values.printable(changed.file.target.shown))'", outcome)
         }
+        // On disk before success is said: each file was synced before its rename, and each
+        // folder's new names are synced now.
+        if let failure = folders.syncAll() {
+            let kept = rollBack(staged[...])
+            if kept.isEmpty { folders.removeMade() }
+            throw CommandFailure(
+                .io,
+                "cannot sync the folder of '\(Values.printable(staged.first?.file.target.shown ?? ""))': \(errorText(failure)); \(kept.isEmpty ? "every file is as it was" : "replaced and not put back: \(kept.map { "'\(Values.printable($0))'" }.joined(separator: ", "))")"
+            )
+        }
+        TemporaryFiles.shared.committed()
         for item in staged { item.remove(item.backup) }
+    }
+
+    /// Removes the leftovers of killed runs beside every target that is there (`removeLeftovers(of:in:)`):
+    /// an image or document a run writes now, or one it found up to date. Returns how many.
+    static func removeLeftovers(beside targets: [DocsTargets.Target]) -> Int {
+        var removed = 0
+        for target in targets where target.existingFolders == target.folders.count {
+            let path = target.folders.isEmpty ? "." : target.folders.joined(separator: "/")
+            let folder = Beneath.open(target.root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard folder >= 0 else { continue }
+            removed += removeLeftovers(of: target, in: folder)
+            close(folder)
+        }
+        return removed
+    }
+
+    /// Removes what a run killed without a chance to clean up (SIGKILL, a power cut) left
+    /// beside a file, `.NAME.tally-…`, where it can prove the entry its own and of no use: a
+    /// second name of the file as it is now (a backup link the run never used), a temporary
+    /// image tally recognises as its own, or a document's temporary that differs from the
+    /// document only inside its regions (the run's update, never renamed). Anything else of the
+    /// pattern stays: it may hold the only copy of something. Returns how many it removed.
+    static func removeLeftovers(of target: DocsTargets.Target, in folder: Int32) -> Int {
+        let prefix = Array(".\(target.name).tally-".utf8)
+        let copy = dup(folder)
+        guard copy >= 0, let listing = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return 0
+        }
+        defer { closedir(listing) }
+        // A copy of a descriptor shares its place in the folder: from the start, every time.
+        rewinddir(listing)
+        var names: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            guard name.count > prefix.count, name.starts(with: prefix),
+                name[prefix.count...].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) })
+            else { continue }
+            names.append(ByteText.decode(name))
+        }
+        var removed = 0
+        for name in names where isProvablyLeftOver(name, of: target, in: folder) {
+            if withPath(name, { unlinkat(folder, $0, 0) }) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Whether `name` in `folder` is a killed run's leftover beside `target` (`removeLeftovers`).
+    private static func isProvablyLeftOver(_ name: String, of target: DocsTargets.Target, in folder: Int32) -> Bool {
+        var info = stat()
+        var current = stat()
+        guard withPath(name, { fstatat(folder, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
+            info.st_mode & S_IFMT == S_IFREG
+        else { return false }
+        // A second name of the file as it is.
+        if withPath(target.name, { fstatat(folder, $0, &current, AT_SYMLINK_NOFOLLOW) }) == 0,
+            FileIdentity(info) == FileIdentity(current)
+        {
+            return true
+        }
+        let descriptor = withPath(name) { openat(folder, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard let bytes = readAll(descriptor, limit: DocsCommand.maximumDocumentBytes) else { return false }
+        // A document's update: the document itself, but for its regions' bodies.
+        if let read = target.read {
+            let kind = RegionDocument.Kind(path: target.name)
+            guard let document = try? RegionDocument(read, kind: kind),
+                let update = try? RegionDocument(bytes, kind: kind), update.regions.count == document.regions.count
+            else { return false }
+            return update.replacingBodies(document.regions.map(\.body)).bytes == read
+        }
+        return TallyImage.recognises(Array(bytes.prefix(TallyImage.headLength)))
     }
 
     /// SPEC §8: a file the run would replace changed since it was read; nothing of the run is
@@ -165,13 +292,18 @@ struct DocsTransaction {
         for item in replaced.reversed() {
             let name = item.file.target.name
             if let backup = item.backup {
-                if operations.rename(in: item.folder, backup, name) == 0 {
+                let done = TemporaryFiles.shared.putBack(in: item.folder, name) {
+                    operations.rename(in: item.folder, backup, name) == 0
+                }
+                if done {
                     TemporaryFiles.shared.remove(item.registered(backup))
                 } else {
                     item.remove(backup)
                     kept.append(item.file.target.shown)
                 }
-            } else if withPath(name, { unlinkat(item.folder, $0, 0) }) != 0 {
+            } else if !TemporaryFiles.shared.putBack(
+                in: item.folder, name, { withPath(name) { unlinkat(item.folder, $0, 0) } == 0 })
+            {
                 kept.append(item.file.target.shown)
             }
         }
@@ -198,6 +330,16 @@ struct DocsTransaction {
         guard descriptor >= 0 else { throw failure(errno, .cannotCreate) }
         var code = operations.write(descriptor, file.bytes)
         if code == 0 && fchmod(descriptor, file.target.mode ?? Output.newFileMode) != 0 { code = errno }
+        // The old file's owner and group, where they are not the run's: only root may give a
+        // file away, and a user's own run makes the file theirs, as an editor's save does.
+        if code == 0, let found = file.target.found, found.owner != geteuid() || found.group != getegid(),
+            geteuid() == 0, fchown(descriptor, found.owner, found.group) != 0
+        {
+            code = errno
+        }
+        // On disk before it is renamed into place: a crash after the rename never leaves an
+        // empty file where the old one was.
+        if code == 0 && fsync(descriptor) != 0 { code = errno }
         if close(descriptor) != 0 && code == 0 { code = errno }
         guard code == 0 else {
             staged.remove(staged.temporary)
@@ -226,7 +368,7 @@ struct DocsTransaction {
     /// target's name with a prefix and suffix, or a short one where that would pass the
     /// 255-byte limit of a file name.
     private static func uniqueName(for name: String, in folderPath: String, _ create: (String) -> Int32) -> String {
-        let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
+        let prefix = ByteText.bytes(name).count + 16 <= 255 ? ".\(name).tally-" : ".tally-"
         var candidate = ""
         for _ in 0..<100 {
             candidate = prefix + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
@@ -294,6 +436,14 @@ private struct FolderMaker {
         for (parent, name) in made.reversed() {
             _ = withPath(name) { unlinkat(parent, $0, AT_REMOVEDIR) }
         }
+    }
+
+    /// Syncs every folder written in (their new names): 0 on success, else the first `errno`.
+    func syncAll() -> Int32? {
+        for descriptor in opened.values where fsync(descriptor) != 0 && errno != EINVAL {
+            return errno
+        }
+        return nil
     }
 
     mutating func closeAll() {

@@ -138,7 +138,7 @@ package enum Output {
         func shown() -> String { Values.printable(path) }
         // The temporary name is the target's with a prefix and suffix, unless that would pass
         // the 255-byte limit of a file name; then a short one.
-        let prefix = ByteText.bytes(name).count + 15 <= 255 ? ".\(name).tally-" : ".tally-"
+        let prefix = ByteText.bytes(name).count + 16 <= 255 ? ".\(name).tally-" : ".tally-"
         let template = joinedPath(directory, prefix)
         let unnamed = withPath(directory) { openUnnamedFile($0, mode) }
         if unnamed >= 0 {
@@ -393,6 +393,47 @@ final class TemporaryFiles: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A file a transaction has put in place (`tally docs`, SPEC §8): on an interruption it is
+    /// put back from its second name (`backup`, registered at `backupPath`), or removed where
+    /// it was new, last first, before the temporary files go.
+    private struct Replaced {
+        var folder: Int32
+        var name: String
+        var backup: String?
+        var backupPath: String?
+    }
+    private var replaced: [Replaced] = []
+
+    /// Runs `rename`, which puts a file in place, under the lock, and on success records it
+    /// for an interruption to put back: a signal never falls between the two.
+    func replace(in folder: Int32, _ name: String, backup: String?, backupPath: String?, _ rename: () -> Int32)
+        -> Int32
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        watchBeforeTheFirstFile()
+        let code = rename()
+        if code == 0 { replaced.append(Replaced(folder: folder, name: name, backup: backup, backupPath: backupPath)) }
+        return code
+    }
+
+    /// Runs `putBack` for a file the transaction put in place, under the lock, and on success
+    /// forgets it: a signal puts back only what the transaction has not.
+    func putBack(in folder: Int32, _ name: String, _ putBack: () -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let done = putBack()
+        if done { replaced.removeAll { $0.folder == folder && $0.name == name } }
+        return done
+    }
+
+    /// The transaction is over (all in place, or all put back): nothing for a signal to undo.
+    func committed() {
+        lock.lock()
+        replaced = []
+        lock.unlock()
+    }
+
     private func watch(_ reader: Int32) {
         var byte: UInt8 = 0
         var signalNumber: Int32 = 0
@@ -409,7 +450,29 @@ final class TemporaryFiles: @unchecked Sendable {
             }
         }
         lock.lock()  // never released: the process ends here
+        // A transaction's files already in place are put back first (SPEC §8: all or nothing,
+        // under SIGINT, SIGTERM and SIGHUP too), from their second names; a second name that
+        // could not be used is kept, for it holds the only copy of the old file.
+        var notPutBack: [String] = []
+        for item in replaced.reversed() {
+            let done =
+                item.backup.map { backup in
+                    withPath(backup) { from in withPath(item.name) { renameat(item.folder, from, item.folder, $0) } }
+                        == 0
+                } ?? (withPath(item.name) { unlinkat(item.folder, $0, 0) } == 0)
+            if !done {
+                notPutBack.append(item.name)
+                if let path = item.backupPath { paths.remove(path) }
+            }
+        }
         for path in paths { _ = withPath(path) { unlink($0) } }
+        if !replaced.isEmpty {
+            let note =
+                notPutBack.isEmpty
+                ? "tally: interrupted; every file is as it was\n"
+                : "tally: interrupted; not put back: \(notPutBack.map { "'\(Values.printable($0))'" }.joined(separator: ", ")) (the old files keep their names beside them)\n"
+            _ = writeFully(2, Array(note.utf8))
+        }
         signal(signalNumber, SIG_DFL)
         var only = sigset_t()
         sigemptyset(&only)

@@ -161,6 +161,20 @@ package enum ImagePlan {
         if output.isEmpty || output == "-" {
             throw PlanError("a region writes a file: give -o with a path relative to the document")
         }
+        // A NUL ends a name at the system's call (`a.svg\0x` wrote `a.svg`'s bytes to `a`), and
+        // a control byte in a file's name breaks every listing that shows it.
+        if let control = output.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            func hex(_ value: UInt32) -> String {
+                let digits = String(value, radix: 16, uppercase: true)
+                return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+            }
+            let shown = output.unicodeScalars.map {
+                $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(hex($0.value))}" : String($0)
+            }
+            .joined()
+            throw PlanError(
+                "-o '\(shown)' holds the control character U+\(hex(control.value)); a file's name is printable text")
+        }
         if output.hasPrefix("/") {
             throw PlanError("-o '\(output)' is absolute; a region's -o is relative to its document")
         }

@@ -48,11 +48,15 @@ package struct MarkdownLayout {
         code = Self.merged(parser.code)
     }
 
-    /// The layout of an HTML document: every comment is one, and nothing is code.
+    /// The layout of an HTML document, as a browser reads it: a comment between tags is one; a
+    /// tag's attribute values and CDATA are text inside it, never a comment; and the content of
+    /// `<script>`, `<style>`, `<textarea>`, `<title>`, `<xmp>` and `<pre>` is code (text, as a
+    /// Markdown code block is: a region there is an example).
     package init(html bytes: [UInt8], newline: UInt8) {
         var html = InlineHTML(bytes)
         var index = 0
         var lineStart = true
+        var code: [Range<Int>] = []
         while index < bytes.count {
             let byte = bytes[index]
             if byte == newline {
@@ -62,6 +66,31 @@ package struct MarkdownLayout {
                 lineStart = false
                 index = end
                 continue
+            } else if byte == UInt8(ascii: "<"), let tag = Self.tag(in: bytes, at: index) {
+                lineStart = false
+                index = tag.end
+                guard !tag.closing, Self.textElements.contains(tag.name) else { continue }
+                // Its content, to its end tag (or the document's end), is text.
+                let closer = Array("</".utf8) + tag.name
+                var end = index
+                while end < bytes.count {
+                    if bytes[end] == UInt8(ascii: "<"),
+                        bytes[end...].prefix(closer.count).map({ $0 | 0x20 }) == closer.map({ $0 | 0x20 })
+                    {
+                        break
+                    }
+                    end += 1
+                }
+                code.append(index..<end)
+                index = end
+                continue
+            } else if byte == UInt8(ascii: "<"), bytes[index...].starts(with: Array("<![CDATA[".utf8)) {
+                // Text to its `]]>`: an opener there is not a comment.
+                var end = index + 9
+                while end < bytes.count && !bytes[end...].starts(with: Array("]]>".utf8)) { end += 1 }
+                lineStart = false
+                index = min(end + 3, bytes.count)
+                continue
             } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r")
                 && !(index < 3 && bytes.starts(with: [0xEF, 0xBB, 0xBF]))
             {
@@ -69,6 +98,43 @@ package struct MarkdownLayout {
             }
             index += 1
         }
+        self.code = Self.merged(code)
+    }
+
+    /// The elements whose content an HTML document's regions treat as text.
+    private static let textElements: [[UInt8]] = ["script", "style", "textarea", "title", "xmp", "pre"].map {
+        Array($0.utf8)
+    }
+
+    /// A start or end tag at `start` (`<name`, `</name`, then attributes, quoted values read
+    /// whole, to `>`): its name in lower case, whether it closes, and the index after its `>`;
+    /// nil where `<` starts no tag.
+    private static func tag(in bytes: [UInt8], at start: Int) -> (name: [UInt8], closing: Bool, end: Int)? {
+        var index = start + 1
+        let closing = index < bytes.count && bytes[index] == UInt8(ascii: "/")
+        if closing { index += 1 }
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        }
+        guard index < bytes.count, isLetter(bytes[index]) else { return nil }
+        var name: [UInt8] = []
+        while index < bytes.count, isLetter(bytes[index]) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) {
+            name.append(bytes[index] | 0x20)
+            index += 1
+        }
+        var quote: UInt8? = nil
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return (name, closing, index + 1)
+            }
+            index += 1
+        }
+        return nil
     }
 
     private static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {

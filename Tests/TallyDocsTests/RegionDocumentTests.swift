@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import TallyDocs
 import Testing
@@ -379,5 +380,48 @@ import Testing
             let words = indices.map { word in word.map { pieces[$0 % pieces.count] }.joined() }
             #expect((try? CommandWords.split(CommandWords.join(words))) == words)
         }
+    }
+
+    /// Many inline regions on one line take about as long as as many on their own lines: the
+    /// end of a region's line is looked up, never walked to (10,000 on one line did not finish
+    /// in 300 s).
+    @Test func regionsOnOneLineAreReadInLinearTime() throws {
+        let region = "<!-- tally render 5 -o a.svg --><!-- /tally -->"
+        func seconds(_ text: String) throws -> Double {
+            let bytes = Array(text.utf8)
+            let start = Date()
+            _ = try RegionDocument(bytes, kind: .markdown)
+            return Date().timeIntervalSince(start)
+        }
+        let count = 10_000
+        let oneLine = try seconds("Badges: " + String(repeating: region + " ", count: count) + "\n")
+        let lines = try seconds(String(repeating: "Badge: " + region + "\n", count: count))
+        #expect(oneLine < 3 * lines + 0.5, "one line \(oneLine) s, lines \(lines) s")
+    }
+
+    /// SPEC §8, in HTML documents: an opener in a tag's attribute or in CDATA is not a comment
+    /// (a warning, never run), and the content of `<script>`, `<style>`, `<textarea>`, `<title>`,
+    /// `<xmp>` and `<pre>` is text (an example, as code is in Markdown: no warning).
+    @Test func inHTMLAttributesCDATAAndTextElementsHoldNoRegion() throws {
+        let region = "<!-- tally render 5 -o a.svg --><!-- /tally -->"
+        let warned = [
+            "<p><a href=\"x\" title=\"\(region)\">docs</a></p>\n",
+            "<img alt='\(region)' src=\"a.png\">\n",
+            "<svg><![CDATA[\(region)]]></svg>\n",
+        ]
+        for text in warned {
+            let document = try RegionDocument(Array(text.utf8), kind: .html)
+            #expect(document.regions.isEmpty, "\(text)")
+            #expect(document.warnings.count == 1 && document.warnings.allSatisfy { !$0.isRun }, "\(text)")
+            #expect(document.bytes == Array(text.utf8))
+        }
+        for element in ["script", "style", "textarea", "title", "xmp", "pre", "PRE"] {
+            let text = "<\(element) class=\"x\">\n\(region)\n</\(element)>\n<p>after</p>\n"
+            let document = try RegionDocument(Array(text.utf8), kind: .html)
+            #expect(document.regions.isEmpty && document.warnings.isEmpty, "\(element)")
+        }
+        // Between tags a region runs, after text elements too.
+        let text = "<pre>\(region)</pre>\n<p>\(region)</p>\n"
+        #expect(try RegionDocument(Array(text.utf8), kind: .html).regions.count == 1)
     }
 }

@@ -758,4 +758,81 @@ import Testing
             #expect(text.contains("MY NEW PARAGRAPH") || text.contains("MY NOTE"), "\(edit) at \(at)")
         }
     }
+
+    // MARK: Edges
+
+    /// A file's name of any length the file system takes gets its temporary beside it: 240
+    /// bytes failed nearly always (the temporary's name passed 255).
+    @Test func namesUpToTheLimitAreWritten() throws {
+        for length in [238, 239, 240, 241, 250] {
+            let place = try Place()
+            defer { place.remove() }
+            let name = String(repeating: "n", count: length - 4) + ".svg"
+            try place.write(Self.region("render 5 --theme light -o \(name)"), to: "page.md")
+            for _ in 0..<3 {
+                try place.write(
+                    Self.region("render \(Int.random(in: 1...900)) --theme light -o \(name)"), to: "page.md")
+                _ = try DocsRun.update(
+                    paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+            }
+            #expect(FileManager.default.fileExists(atPath: place.doc.appendingPathComponent(name).path))
+        }
+    }
+
+    /// A NUL or another control character in `-o` is refused, naming it: a NUL ended the name
+    /// at the system's call, and `a.svg\0x` wrote a file `a` with no extension.
+    @Test func controlCharactersInAnOutputAreRefused() throws {
+        for output in ["a.svg\u{0}x.svg", "a\u{1}.svg", "line\nbreak.svg", "del\u{7F}.svg"] {
+            let place = try Place()
+            defer { place.remove() }
+            try place.write("<!-- tally render 5 -o \"\(output)\" -->\n<!-- /tally -->\n", to: "page.md")
+            let before = place.tree
+            let error = #expect(throws: CommandFailure.self) {
+                _ = try DocsRun.update(
+                    paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+            }
+            #expect(error?.message.contains("control character") == true, "\(error?.message ?? "")")
+            #expect(place.tree == before)
+        }
+    }
+
+    /// A read-only document is not rewritten (a rename would replace it though it refuses
+    /// writes): 73, naming it and how to ask. Its images are not written either.
+    @Test func aReadOnlyDocumentIsRefused() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o a.svg"), to: "page.md")
+        let page = place.doc.appendingPathComponent("page.md").path
+        #expect(chmod(page, 0o444) == 0)
+        let before = place.tree
+        let error = #expect(throws: CommandFailure.self) {
+            _ = try DocsRun.update(
+                paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        }
+        #expect(error?.code == .cannotCreate)
+        #expect(error?.message.contains("is read-only (mode 444); make it writable") == true, "\(error?.message ?? "")")
+        #expect(place.tree == before)
+    }
+
+    /// A run as root keeps a replaced file's owner and group: it never hands a user's document
+    /// or image to root.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func aRunAsRootKeepsEachFilesOwner() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o a.svg"), to: "page.md")
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        let page = place.doc.appendingPathComponent("page.md").path
+        let image = place.doc.appendingPathComponent("a.svg").path
+        #expect(chown(page, 1234, 4321) == 0 && chown(image, 1234, 4321) == 0)
+        try place.write(Self.region("render 6 --theme light -o a.svg"), to: "page.md")
+        #expect(chown(page, 1234, 4321) == 0)
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        for path in [page, image] {
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_uid == 1234 && info.st_gid == 4321, "\(path)")
+        }
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("render 6"))
+    }
+
 }

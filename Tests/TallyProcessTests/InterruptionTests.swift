@@ -59,4 +59,76 @@ import Testing
             #expect(data.suffix(end.count) == end, "\(name) is incomplete")
         }
     }
+
+    /// SPEC §8, all or nothing under signals: SIGINT, SIGTERM or SIGHUP while `tally docs`
+    /// renames its files into place (paused after the first, `TALLY_DOCS_PAUSE_AFTER_RENAME`)
+    /// puts back what was replaced and says so; the process dies of the signal, and no file of
+    /// the run and no temporary file is left. SIGKILL leaves the run's leftovers, which the next
+    /// run removes where it can prove them its own.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP, SIGKILL])
+    func aSignalDuringTheRenamesPutsEverythingBack(_ signal: Int32) throws {
+        try startingAProcess()
+        let folder = try TallyProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("doc.md")
+        func regions(_ first: Int) -> String {
+            "<!-- tally render \(first) --theme light -o a.svg -->\n<!-- /tally -->\n"
+                + "<!-- tally render \(first + 1) --theme light -o b.svg -->\n<!-- /tally -->\n"
+        }
+        try regions(5).write(to: document, atomically: true, encoding: .utf8)
+        #expect(try TallyProcess.run(["docs", "doc.md"], directory: folder).status == 0)
+        // A user's own file of the leftovers' pattern, which no run may take for its own.
+        let mine = folder.appendingPathComponent(".doc.md.tally-mine")
+        try Data("my notes\n".utf8).write(to: mine)
+        try regions(15).write(to: document, atomically: true, encoding: .utf8)
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+            }
+            return files
+        }
+        let before = try snapshot()
+        let process = Process()
+        process.executableURL = TallyProcess.executable
+        process.arguments = ["docs", "doc.md"]
+        process.currentDirectoryURL = folder
+        process.environment = ["TALLY_DOCS_PAUSE_AFTER_RENAME": "20", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait for the pause after the first rename, then signal.
+        var said = Data()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !String(decoding: said, as: UTF8.self).contains("paused after a rename") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        #expect(String(decoding: said, as: UTF8.self).contains("paused after a rename"))
+        kill(process.processIdentifier, signal)
+        let stop = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < stop { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            Issue.record("tally docs kept running after signal \(signal)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        said += errors.fileHandleForReading.readDataToEndOfFile()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        if signal == SIGKILL {
+            // Killed half way: the next run finishes the job and removes what it proves its own.
+            let next = try TallyProcess.run(["docs", "doc.md"], directory: folder)
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(next.stderr.contains("an interrupted run left"), "\(next.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            #expect(names == [".doc.md.tally-mine", "a.svg", "b.svg", "doc.md"], "\(names)")
+            #expect(try TallyProcess.run(["docs", "--check", "doc.md"], directory: folder).status == 0)
+        } else {
+            #expect(String(decoding: said, as: UTF8.self).contains("tally: interrupted; every file is as it was"))
+            #expect(try snapshot() == before, "signal \(signal)")
+        }
+        #expect(try Data(contentsOf: mine) == Data("my notes\n".utf8))
+    }
 }
