@@ -18,6 +18,22 @@ import Testing
         try interrupt(SIGTERM, "png")
     }
 
+    /// Sends `signal` and expects the process to die of it; a survivor is killed after 15 s,
+    /// so it never hangs the test run.
+    static func signal(_ process: Process, _ signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        kill(process.processIdentifier, signal)
+        let stop = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < stop { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            Issue.record("tally kept running after signal \(signal)", sourceLocation: sourceLocation)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        #expect(
+            process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+            sourceLocation: sourceLocation)
+    }
+
     private func interrupt(_ signal: Int32, _ format: String) throws {
         try startingAProcess()
         let directory = try TallyProcess.temporaryDirectory()
@@ -38,16 +54,7 @@ import Testing
         while Date() < deadline, finished() < 10 {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        kill(process.processIdentifier, signal)
-        // It must die of the signal; never let a survivor hang the test run.
-        let stop = Date().addingTimeInterval(15)
-        while process.isRunning && Date() < stop { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            Issue.record("tally kept running after signal \(signal)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        Self.signal(process, signal)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(names.count >= 10 && names.count < 200_001)
         let stray = names.filter { !($0.hasPrefix("tally-") && $0.hasSuffix("." + format)) }
@@ -107,16 +114,8 @@ import Testing
             said += chunk
         }
         #expect(String(decoding: said, as: UTF8.self).contains("paused after a rename"))
-        kill(process.processIdentifier, signal)
-        let stop = Date().addingTimeInterval(15)
-        while process.isRunning && Date() < stop { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            Issue.record("tally docs kept running after signal \(signal)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        Self.signal(process, signal)
         said += errors.fileHandleForReading.readDataToEndOfFile()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
         if signal == SIGKILL {
             // Killed half way: the next run finishes the job and removes what it proves its own.
             let next = try TallyProcess.run(["docs", "doc.md"], directory: folder)
