@@ -58,6 +58,20 @@ struct TallyDocsPlugin: CommandPlugin {
             Diagnostics.remark("tally-docs: no README.md, docs/ or .docc catalogue in \(context.package.displayName)")
             return
         }
+        // The plugin writes only inside the package: a path that leads out of it (`..`, a
+        // link) is refused before tally runs.
+        let inside = root.resolvingSymlinksInPath().standardizedFileURL.path
+        for path in paths {
+            let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appending(path: path))
+                .resolvingSymlinksInPath().standardizedFileURL.path
+            guard url == inside || url.hasPrefix(inside + "/") else {
+                FileHandle.standardError.write(
+                    Data(
+                        "tally-docs: error: '\(path)' is outside the package; the plugin keeps the package's own documents\n"
+                            .utf8))
+                exit(64)
+            }
+        }
         // An update that would write needs the permission; one that finds everything up to date,
         // or a bad region, writes nothing and says so as tally docs does.
         if !options.contains("--check"), !Self.mayWrite(in: root),
@@ -71,6 +85,11 @@ struct TallyDocsPlugin: CommandPlugin {
         }
         // tally has said what is wrong, FILE:LINE by line, on stderr; the exit code is its own.
         let status = try Self.run(tally, ["docs"] + options + paths, in: root, quietly: false)
+        if status == 1 && options.contains("--check") {
+            // tally's own advice names tally; through the plugin the update is the plugin's.
+            FileHandle.standardError.write(
+                Data("tally-docs: to update them: swift package \(Self.permission) tally-docs\n".utf8))
+        }
         if status != 0 { exit(status) }
     }
 

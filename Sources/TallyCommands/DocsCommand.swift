@@ -41,7 +41,7 @@ struct DocsCommand: ParsableCommand {
     /// Where the documents are.
     @Argument(
         help: ArgumentHelp(
-            "Documents, or folders searched for .md, .markdown and .html files (hidden folders skipped); default: the current folder.",
+            "Documents, or folders searched for .md, .markdown, .html and .htm files (hidden folders skipped); default: the current folder.",
             valueName: "path"))
     var paths: [String] = []
 
@@ -126,8 +126,12 @@ package enum DocsRun {
             }
             throw CommandFailure(CommandFailure.Code(rawValue: last.code) ?? .usage, DocsCommand.shown(last))
         }
+        // A run that finds no region says how many documents it read ("0 regions in 0
+        // documents" for a file named on the command line read as if it were not read).
         var scope =
-            "\(Words.grouped(UInt64(plan.regions))) \(plan.regions == 1 ? "region" : "regions") in \(Words.grouped(UInt64(plan.documents))) \(plan.documents == 1 ? "document" : "documents")"
+            plan.regions == 0
+            ? "no region in \(Words.grouped(UInt64(files.count))) \(files.count == 1 ? "document" : "documents") read"
+            : "\(Words.grouped(UInt64(plan.regions))) \(plan.regions == 1 ? "region" : "regions") in \(Words.grouped(UInt64(plan.documents))) \(plan.documents == 1 ? "document" : "documents")"
         if plan.openersNotRun > 0 {
             // An opener that is not run is never summed up as "0 regions" (SPEC §8).
             let notRun = plan.openersNotRun

@@ -73,6 +73,9 @@ package enum DocsPlanner {
         var parsed: [RegionDocument?] = []
         var pending: [Pending] = []
         var claimed: [String: (String, Int)] = [:]
+        // In a DocC catalogue an image is found by its name alone, in any folder and any case,
+        // its `~dark` and `@2x` variants aside: two files with one such name are one image to DocC.
+        var doccNames: [String: (path: String, document: String, line: Int, target: String)] = [:]
         // 1. Read every document and region, and plan every file.
         for (index, document) in documents.enumerated() {
             let kind = RegionDocument.Kind(path: document.path)
@@ -133,6 +136,25 @@ package enum DocsPlanner {
                     }
                 }
                 if clash { continue }
+                if let depth = ImagePlan.depthInDocC(document.realFolder) {
+                    let catalogue = document.realFolder.split(separator: "/").dropLast(depth).joined(separator: "/")
+                    for (image, key) in zip(images, targets) {
+                        let name = Self.doccName(of: image.path)
+                        let docc = catalogue + "/" + name
+                        // A region's own variants (`~dark`, `@2x`) share its name by design.
+                        if let other = doccNames[docc], other.target != key,
+                            other.document != document.path || other.line != region.line
+                        {
+                            fail(
+                                "'\(image.path)' and '\(other.path)' (\(other.document):\(other.line)) have one DocC name, '\(name)'; DocC finds an image by its name in any folder and case: give one of them another name"
+                            )
+                            clash = true
+                            break
+                        }
+                        doccNames[docc] = (image.path, document.path, region.line, key)
+                    }
+                    if clash { continue }
+                }
                 for key in targets { claimed[key] = (document.path, region.line) }
                 pending.append(
                     Pending(document: index, region: region, command: command, images: images, targets: targets))
@@ -211,6 +233,16 @@ package enum DocsPlanner {
 
     /// The line of the region whose new reference takes the document past `limit` bytes,
     /// counting the regions' changes in order.
+    /// The name DocC finds an image by: its file name without folders, extension and the
+    /// `~dark` and `@2x` variants, in lower case.
+    static func doccName(of path: String) -> String {
+        var name = Substring(path.split(separator: "/").last ?? Substring(path))
+        if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
+        if let at = name.firstIndex(of: "@") { name = name[..<at] }
+        if name.hasSuffix("~dark") { name = name.dropLast(5) }
+        return name.lowercased()
+    }
+
     static func regionPassing(_ limit: Int, in document: RegionDocument, bodies: [[UInt8]], from bytes: [UInt8]) -> Int
     {
         var size = bytes.count

@@ -249,6 +249,9 @@ private struct Scanner {
         var textStart = 0
         var regionSpans: [Range<Int>] = []
         var openersRead: Set<Int> = []
+        // Regions that start their lines, warned of once every region is known (the rest of a
+        // line of regions is regions, not text).
+        var lineStarters: [(opener: Int, closerEnd: Int)] = []
         for (position, comment) in layout.comments.enumerated() {
             if let last = regionSpans.last, comment.start < last.upperBound {
                 // In a region's body: only what tally wrote belongs there.
@@ -292,6 +295,9 @@ private struct Scanner {
                 continue
             }
             try checkNothingOpens(in: openerEnd..<closerStart, openerLine: openerLine)
+            if kind == .markdown && comment.startsLine && !comment.endsTable {
+                lineStarters.append((comment.start, closerEnd))
+            }
             if comment.endsTable {
                 warnings.append(
                     RegionWarning(
@@ -310,8 +316,60 @@ private struct Scanner {
             regionSpans.append(comment.start..<closerEnd)
         }
         if textStart < bytes.count { pieces.append(.text(Array(bytes[textStart...]))) }
+        for (opener, closerEnd) in lineStarters {
+            warnOfALineStartingWithARegion(opener, closerEnd, regions: regionSpans)
+        }
         try warnOfOpenersNotRead(layout: layout, read: openersRead, regions: regionSpans)
         return pieces
+    }
+
+    /// SPEC §8, where no reference can keep the page: a region that starts its line makes
+    /// Markdown read the line as an HTML block. Text after it on the line then shows as typed
+    /// (a list item `* <region> see [docs](…)`), and a region line under a line of badges splits
+    /// the row into two paragraphs. Both are run, and warned of with the fix.
+    mutating func warnOfALineStartingWithARegion(_ opener: Int, _ closerEnd: Int, regions: [Range<Int>]) {
+        let lineEnd = endOfContent(from: opener)
+        guard closerEnd <= lineEnd else { return }
+        let line = line(at: opener)
+        // Text after it: a byte that is neither blank, nor in a later region of the line, nor
+        // in an HTML tag (which an HTML block shows as it would a paragraph).
+        var index = closerEnd
+        var text = false
+        var next = regions.firstIndex { $0.lowerBound >= closerEnd } ?? regions.count
+        while index < lineEnd && !text {
+            if next < regions.count && regions[next].lowerBound == index {
+                index = regions[next].upperBound
+                next += 1
+            } else if bytes[index] == UInt8(ascii: "<"),
+                let close = bytes[index..<lineEnd].firstIndex(of: UInt8(ascii: ">"))
+            {
+                index = close + 1
+            } else {
+                text = !isBlank(bytes[index], newlines: false)
+                index += 1
+            }
+        }
+        if text {
+            warnings.append(
+                RegionWarning(
+                    line: line,
+                    "the line starts with this region, so Markdown reads the whole line as HTML and the text after it shows as typed (links and code too); put the region after the text",
+                    isRun: true))
+            return
+        }
+        let start = startOfLine(at: opener)
+        guard start > 0, bytes[start..<opener].allSatisfy({ isBlank($0, newlines: false) }) else { return }
+        let above = startOfLine(at: start - 1)
+        let previous = bytes[skipBlanks(from: above, to: start - 1)..<endOfContent(from: above)]
+        if previous.starts(with: Array("[![".utf8)) || previous.starts(with: Array("![".utf8)),
+            previous.last == UInt8(ascii: ")")
+        {
+            warnings.append(
+                RegionWarning(
+                    line: line,
+                    "a region on its own line splits the row of badges above it into two paragraphs; write it at the end of the line above, after a space",
+                    isRun: true))
+        }
     }
 
     /// The start of the first closing comment that starts in `start..<end`.

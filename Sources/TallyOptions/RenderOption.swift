@@ -269,7 +269,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         if audience != .badge && !declaration.render { return nil }
         switch (audience, self) {
         case (.render, .theme):
-            return help + Self.autoPair + " transparent unless --background is given."
+            return help + Self.autoPair + ", transparent unless --background is given."
                 + " In the terminal (-f term), auto takes the background COLORFGBG names, else the terminal's own colours."
         case (.badge, .theme):
             return help + Self.autoPair + "."
@@ -288,7 +288,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
         case (.gallery, .theme):
             return
                 "light, dark, or auto: both palettes, switched by the viewer's colour scheme. Default: auto for SVG and HTML; light for PNG and PDF, which cannot switch, so auto draws light there."
-                + Self.autoPair + " each on its paper."
+                + Self.autoPair + ", each on its paper."
         case (.gallery, .background):
             return
                 "The sheet's colour: paper (the theme's paper colour, the default) or a colour; a sheet is never transparent, so none gives paper too."
@@ -313,7 +313,7 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     }
 
     /// What `--theme auto` writes to a PNG file (SPEC §3, §6): a light and dark pair.
-    static let autoPair = " With -o FILE.png, auto writes a light and a dark file, FILE.png and FILE-dark.png,"
+    static let autoPair = " With -o FILE.png, auto writes a light and a dark file, FILE.png and FILE-dark.png"
 
     /// The name without dashes on the command line: `size`, `animate-from`; a badge's style is
     /// `style`, as a tally's is.

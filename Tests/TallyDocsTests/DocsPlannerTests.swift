@@ -117,6 +117,34 @@ import Testing
         )
     }
 
+    /// DocC finds an image by its name alone, in any folder and case: two regions of one
+    /// catalogue whose files share such a name are refused, naming both.
+    @Test func doccNamesThatCollideAreRefused() {
+        for (first, second) in [
+            ("Images/logo.png", "Resources/logo.png"), ("Resources/Logo.png", "Resources/logo.png"),
+            ("Resources/chart.png", "Images/Chart.svg"),
+        ] {
+            let plan = Self.plan([
+                ("Sources/A/A.docc/Guide.md", "<!-- tally render \(first) -->\n<!-- /tally -->\n"),
+                ("Sources/A/A.docc/More.md", "<!-- tally render \(second) -->\n<!-- /tally -->\n"),
+            ])
+            #expect(plan.writes.isEmpty, "\(first), \(second)")
+            #expect(
+                plan.failures.contains {
+                    $0.message.contains("have one DocC name") && $0.message.contains("Guide.md:1")
+                },
+                "\(plan.failures)")
+        }
+        // Names that differ stay apart, and documents outside a catalogue are not DocC's.
+        let apart = Self.plan([
+            ("Sources/A/A.docc/Guide.md", "<!-- tally render Resources/one.png -->\n<!-- /tally -->\n"),
+            ("Sources/A/A.docc/More.md", "<!-- tally render Resources/two.png -->\n<!-- /tally -->\n"),
+            ("docs/a.md", "<!-- tally render img/one.png -->\n<!-- /tally -->\n"),
+            ("docs/b.md", "<!-- tally render IMG/One.png -->\n<!-- /tally -->\n"),
+        ])
+        #expect(apart.failures.isEmpty, "\(apart.failures)")
+    }
+
     @Test func doccCataloguesGetDocCNamesAndReference() throws {
         let plan = Self.plan([
             (

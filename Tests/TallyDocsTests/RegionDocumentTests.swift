@@ -424,4 +424,27 @@ import Testing
         let text = "<pre>\(region)</pre>\n<p>\(region)</p>\n"
         #expect(try RegionDocument(Array(text.utf8), kind: .html).regions.count == 1)
     }
+
+    /// SPEC §8, where no reference keeps the page: text after a region that starts its line,
+    /// and a region line under a line of badges, are run and warned of with the fix; text
+    /// before a region, and a region at the end of the badges' line, are not warned of.
+    @Test func aRegionStartingALineIsWarnedOfWhereItChangesThePage() throws {
+        let region = "<!-- tally render 3 -o a.svg --><!-- /tally -->"
+        let warned: [(String, String)] = [
+            ("* \(region) see [docs](x)\n", "the text after it shows as typed"),
+            ("> \(region) `code`\n", "the text after it shows as typed"),
+            ("[![a](a.svg)](x)\n\(region)\n[![b](b.svg)](y)\n", "splits the row of badges"),
+        ]
+        for (text, words) in warned {
+            let document = try RegionDocument(Array(text.utf8), kind: .markdown)
+            #expect(document.regions.count == 1, "\(text)")
+            #expect(document.warnings.count == 1 && document.warnings.allSatisfy(\.isRun), "\(text)")
+            #expect(document.warnings.first?.message.contains(words) == true, "\(text)")
+        }
+        for text in [
+            "* see [docs](x) \(region)\n", "[![a](a.svg)](x) \(region)\n[![b](b.svg)](y)\n", "# Title\n\n\(region)\n",
+        ] {
+            #expect(try RegionDocument(Array(text.utf8), kind: .markdown).warnings.isEmpty, "\(text)")
+        }
+    }
 }

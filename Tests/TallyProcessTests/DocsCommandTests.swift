@@ -329,13 +329,13 @@ import Testing
         | 12 | <!-- tally render 12 -o img/12.svg --><!-- /tally --> |
         | 137 | marks |
 
-        * <!-- tally render 3 -o img/3.svg --><!-- /tally --> three
+        * three <!-- tally render 3 -o img/3.svg --><!-- /tally -->
         * a plain item
 
-        1. <!-- tally render 7 -o img/7.svg --><!-- /tally --> seven
+        1. seven <!-- tally render 7 -o img/7.svg --><!-- /tally -->
         2. the second
 
-        > <!-- tally render 25 -o img/25.svg --><!-- /tally --> in a quote
+        > in a quote <!-- tally render 25 -o img/25.svg --><!-- /tally -->
         > and more of it
 
         - An example in a list item:

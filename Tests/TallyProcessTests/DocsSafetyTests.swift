@@ -835,4 +835,19 @@ import Testing
         #expect(try String(contentsOfFile: page, encoding: .utf8).contains("render 6"))
     }
 
+    /// A run that finds no region says how many documents it read, never "0 regions in 0
+    /// documents" for a file it was given.
+    @Test func aRunWithoutRegionsSaysWhatItRead() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write("# Notes\n\nNo pictures here.\n", to: "notes.md")
+        try place.write("More.\n", to: "more.md")
+        let one = try DocsRun.update(
+            paths: [place.doc.appendingPathComponent("notes.md").path], check: false,
+            operations: SystemFileOperations(), say: { _ in })
+        #expect(one == "no region in 1 document read: up to date")
+        let two = try DocsRun.update(
+            paths: [place.doc.path], check: true, operations: SystemFileOperations(), say: { _ in })
+        #expect(two == "no region in 2 documents read: up to date")
+    }
 }
