@@ -97,7 +97,7 @@ package enum SVGRenderer {
         let visible = Rect(
             minX: viewport.visible.minX / divisor, minY: viewport.visible.minY / divisor,
             width: viewport.visible.width / divisor, height: viewport.visible.height / divisor)
-        let digits = precision(for: visible)
+        let digits = precision(for: visible, pixels: max(viewport.width, viewport.height))
         // Pens and dashes one decimal finer, up to three: a dash's length repeats along a side,
         // so its rounding adds up (a row's dotted outline is 55 dashes long), where a
         // coordinate's does not.
@@ -243,14 +243,23 @@ package enum SVGRenderer {
 
     /// Decimals enough for a fraction of a pixel however far the image is zoomed in a page (the
     /// last digit at most a ten-thousandth of the visible side: a twentieth of a pixel with the
-    /// image 1,000 px tall), and no more: every further digit is a byte a number.
-    static func precision(for visible: Rect) -> Int {
+    /// image 1,000 px tall), and at its declared size a fiftieth of a pixel, where it is drawn
+    /// as the PNG is (SPEC §2, "The SVG at its declared size"); no more: every further digit is
+    /// a byte a number.
+    static func precision(for visible: Rect, pixels: Double) -> Int {
         let side = max(visible.width, visible.height)
         var digits = 3
         var threshold = 100.0
         while digits > 0 && side >= threshold {
             digits -= 1
             threshold *= 10
+        }
+        let pixelsPerUnit = side > 0 && pixels.isFinite ? pixels / side : 0
+        var step = 1.0
+        for _ in 0..<digits { step /= 10 }
+        while digits < 3 && step * pixelsPerUnit > 0.02 {
+            digits += 1
+            step /= 10
         }
         return digits
     }

@@ -354,9 +354,10 @@ import Testing
     /// the picture cannot show the count), `--no-caption` turns it off, `--caption` turns it on.
     @Test func captionFlags() throws {
         func captions(_ arguments: [String]) throws -> Int {
-            let run = try TallyProcess.run(["render"] + arguments + ["-f", "svg"])
+            // The scene's glyphs (an SVG writes a caption's glyphs as one path, SPEC §5).
+            let run = try TallyProcess.run(["render"] + arguments + ["-f", "json"])
             try #require(run.status == 0, "\(run.stderr)")
-            return run.text.components(separatedBy: "class=\"caption\"").count - 1
+            return run.text.components(separatedBy: "\"kind\": \"caption\"").count - 1
         }
         #expect(try captions(["100000"]) == 7)
         #expect(try captions(["100000", "--no-caption"]) == 0)
