@@ -354,8 +354,9 @@ import Testing
     /// the picture cannot show the count), `--no-caption` turns it off, `--caption` turns it on.
     @Test func captionFlags() throws {
         func captions(_ arguments: [String]) throws -> Int {
-            // The scene's glyphs (an SVG writes a caption's glyphs as one path, SPEC §5).
-            let run = try TallyProcess.run(["render"] + arguments + ["-f", "json"])
+            // The scene's glyphs at the SVG's default size (an SVG writes a caption's glyphs as
+            // one path, SPEC §5; a JSON scene has no size unless given one).
+            let run = try TallyProcess.run(["render"] + arguments + ["--size", "256", "-f", "json"])
             try #require(run.status == 0, "\(run.stderr)")
             return run.text.components(separatedBy: "\"kind\": \"caption\"").count - 1
         }
