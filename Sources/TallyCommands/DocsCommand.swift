@@ -179,7 +179,8 @@ package enum DocsRun {
             if let document = try? targets.target(named: file.path) { everyTarget.append(document) }
         }
         let leftovers = DocsTransaction.removeLeftovers(beside: everyTarget)
-        try DocsTransaction(operations: operations).apply(writes)
+        // A second name that could not be removed after success is said, never kept quiet.
+        for line in try DocsTransaction(operations: operations).apply(writes) { say("tally: warning: \(line)") }
         if leftovers > 0 {
             say(
                 "tally: removed \(leftovers) \(leftovers == 1 ? "file" : "files") an interrupted run left beside its own (.NAME.tally-…)"

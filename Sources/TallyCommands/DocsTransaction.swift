@@ -12,10 +12,16 @@ package protocol DocsFileOperations {
     func rename(in folder: Int32, _ from: String, _ to: String) -> Int32
     /// Called after each file is put in place, outside every lock: a test's place to stop.
     func putInPlace()
+    /// Removes `name` in an open folder (a second name the run no longer needs): 0, or `errno`.
+    func remove(in folder: Int32, _ name: String) -> Int32
 }
 
 extension DocsFileOperations {
     package func putInPlace() {}
+
+    package func remove(in folder: Int32, _ name: String) -> Int32 {
+        withPath(name) { unlinkat(folder, $0, 0) } == 0 ? 0 : errno
+    }
 }
 
 /// The system's own calls.
@@ -92,8 +98,9 @@ struct DocsTransaction {
         }
     }
 
-    /// Writes `files`, all or none.
-    func apply(_ files: [File]) throws(CommandFailure) {
+    /// Writes `files`, all or none. Returns a line for each second name it could not remove
+    /// once every file was in place (the run succeeded; the name is a link to an old file).
+    func apply(_ files: [File]) throws(CommandFailure) -> [String] {
         var folders = FolderMaker()
         var staged: [Staged] = []
         defer {
@@ -171,7 +178,18 @@ struct DocsTransaction {
             )
         }
         TemporaryFiles.shared.committed()
-        for item in staged { item.remove(item.backup) }
+        var leftBehind: [String] = []
+        for item in staged {
+            guard let backup = item.backup else { continue }
+            let code = operations.remove(in: item.folder, backup)
+            TemporaryFiles.shared.remove(item.registered(backup))
+            if code != 0 && code != ENOENT {
+                leftBehind.append(
+                    "cannot remove '\(Values.printable(item.registered(backup)))', a second name of the old '\(Values.printable(item.file.target.shown))': \(errorText(code)); remove it by hand"
+                )
+            }
+        }
+        return leftBehind
     }
 
     /// Removes the leftovers of killed runs beside every target that is there (`removeLeftovers(of:in:)`):

@@ -20,6 +20,9 @@ package struct MarkdownLayout {
         /// Whether its line starts an HTML block that ends a GFM table: the line was meant as a
         /// row, and is not one.
         package var endsTable: Bool
+        /// Whether it stands in a GFM table's cell, where `\|` is a `|` of the cell's text (GFM
+        /// cuts the row at the other pipes before it reads anything else).
+        package var inTableCell = false
     }
 
     package private(set) var comments: [Comment] = []
@@ -667,13 +670,13 @@ private struct BlockParser {
 
     /// A table row: each of the table's cells is inline content; cells past them are dropped.
     mutating func scanRow(_ line: Range<Int>, columns: Int) {
-        for cell in TableRow.cells(bytes, line).prefix(columns) { scanInline(gathered([cell])) }
+        for cell in TableRow.cells(bytes, line).prefix(columns) { scanInline(gathered([cell]), inTableCell: true) }
     }
 
     /// Code spans and raw HTML in inline content, left to right as cmark reads them: a backslash
     /// escapes the next punctuation; a backtick run opens a code span when a run as long follows;
     /// `<` starts an autolink or raw HTML (a comment among them) when one is complete.
-    mutating func scanInline(_ content: Gathered) {
+    mutating func scanInline(_ content: Gathered, inTableCell: Bool = false) {
         let text = content.text
         var backticks = BacktickSearch()
         var html = InlineHTML(text)
@@ -697,7 +700,9 @@ private struct BlockParser {
                 } else if let end = html.comment(at: index) {
                     let range = content.range(index, end)
                     comments.append(
-                        .init(start: range.lowerBound, end: range.upperBound, startsLine: false, endsTable: false))
+                        .init(
+                            start: range.lowerBound, end: range.upperBound, startsLine: false, endsTable: false,
+                            inTableCell: inTableCell))
                     index = end
                 } else if let end = html.tag(at: index) {
                     index = end

@@ -305,7 +305,9 @@ private struct Scanner {
                         "GFM reads a line that starts with <!-- as HTML, which ends the table above it; start the row with | to keep it in the table",
                         isRun: true))
             }
-            let command = ByteText.decode(bytes[commandStart..<(openerEnd - Self.commentClose.count)]).trimmingBlanks()
+            var command = ByteText.decode(bytes[commandStart..<(openerEnd - Self.commentClose.count)]).trimmingBlanks()
+            // In a table cell GFM reads `\|` as `|` (a label "a \| b" is "a | b" on the page).
+            if comment.inTableCell { command = command.replacing("\\|", with: "|") }
             let region = Region(
                 line: openerLine, indent: comment.startsLine ? continuation(before: comment.start) : [],
                 opener: Array(bytes[comment.start..<openerEnd]), command: command,

@@ -447,4 +447,15 @@ import Testing
             #expect(try RegionDocument(Array(text.utf8), kind: .markdown).warnings.isEmpty, "\(text)")
         }
     }
+
+    /// GFM reads `\|` in a table cell as `|`: a region's command there reads it so, and its
+    /// opener stays as written; outside a table `\|` stays as it is.
+    @Test func anEscapedPipeInATableCellIsAPipe() throws {
+        let cell = "<!-- tally render 5 --label \"a \\| b\" -o a.svg --><!-- /tally -->"
+        let table = try RegionDocument(Array("| x | y |\n|---|---|\n| 1 | \(cell) |\n".utf8), kind: .markdown)
+        #expect(table.regions.first?.command == "render 5 --label \"a | b\" -o a.svg")
+        #expect(table.bytes == Array("| x | y |\n|---|---|\n| 1 | \(cell) |\n".utf8))
+        let text = try RegionDocument(Array("Text \(cell)\n".utf8), kind: .markdown)
+        #expect(text.regions.first?.command == "render 5 --label \"a \\| b\" -o a.svg")
+    }
 }

@@ -352,7 +352,7 @@ import Testing
         let cr = try Data(contentsOf: place.doc.appendingPathComponent("cr.md"))
         #expect(
             String(decoding: cr, as: UTF8.self).hasPrefix(
-                "# Old Mac\r<!-- tally render 5 --theme light -o five.svg -->\r<img src=\"five.svg\""))
+                "# Old Mac\r<!-- tally render 5 --theme light -o five.svg -->\r<picture><img src=\"five.svg\""))
         #expect(cr.suffix(17) == Data("\r<!-- /tally -->\r".utf8))
         #expect(FileManager.default.fileExists(atPath: place.doc.appendingPathComponent("five.svg").path))
         let names = OutputPathTests.entries(place.doc)
@@ -849,5 +849,31 @@ import Testing
         let two = try DocsRun.update(
             paths: [place.doc.path], check: true, operations: SystemFileOperations(), say: { _ in })
         #expect(two == "no region in 2 documents read: up to date")
+    }
+
+    /// Fails every removal of a second name with `code`.
+    final class UnremovingOperations: DocsFileOperations, @unchecked Sendable {
+        let system = SystemFileOperations()
+        func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 { system.write(descriptor, bytes) }
+        func rename(in folder: Int32, _ from: String, _ to: String) -> Int32 { system.rename(in: folder, from, to) }
+        func remove(in folder: Int32, _ name: String) -> Int32 { EIO }
+    }
+
+    /// A second name that cannot be removed once every file is in place is said, naming it, and
+    /// the run still succeeds (its files are written); it never reports a clean success.
+    @Test func aFailedCleanupIsReported() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o a.svg"), to: "page.md")
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        try place.write(Self.region("render 6 --theme light -o a.svg"), to: "page.md")
+        var said: [String] = []
+        let outcome = try DocsRun.update(
+            paths: [place.doc.path], check: false, operations: UnremovingOperations(), say: { said.append($0) })
+        #expect(outcome.hasSuffix("wrote 1 image and 1 document"))
+        #expect(said.count == 2, "\(said)")
+        #expect(
+            said.allSatisfy { $0.hasPrefix("tally: warning: cannot remove '") && $0.hasSuffix("remove it by hand") })
+        #expect(said.contains { $0.contains("a second name of the old '\(place.doc.path)/a.svg'") }, "\(said)")
     }
 }
