@@ -59,6 +59,9 @@ struct FileVersion: Equatable {
 /// the same entry is an error.
 enum DocumentFiles {
     static let extensions = [".md", ".markdown", ".html", ".htm"]
+    /// Folders a search skips (named on the command line they are searched): Jekyll's and
+    /// GitHub Pages' generated site, and npm's installed packages.
+    static let generatedFolders: Set<String> = ["_site", "node_modules"]
 
     /// A document found: its path, and the real folder of the search that found it (nil for a
     /// path named on the command line).
@@ -142,8 +145,25 @@ enum DocumentFiles {
             let path = ImagePlan.join(folder, name)
             let shown = Values.printable(path)
             var info = stat()
-            guard withPath(path, { lstat($0, &info) }) == 0 else { continue }
+            // Never a silent skip: an entry past PATH_MAX, or one that went away, is said.
+            guard withPath(path, { lstat($0, &info) }) == 0 else {
+                let code = errno
+                if code != ENOENT {
+                    warn(
+                        "skipped '\(Values.printable(path, limit: 300))': \(code == ENAMETOOLONG ? "its path is longer than the system takes (PATH_MAX); run tally docs in a folder nearer it" : errorText(code))"
+                    )
+                }
+                continue
+            }
             let type = info.st_mode & S_IFMT
+            if type == S_IFDIR && generatedFolders.contains(name) {
+                // A generated site or installed packages: their documents are another program's
+                // output or another project's, rewritten by their own builds (SPEC §8).
+                warn(
+                    "skipped '\(shown)': \(name == "_site" ? "a generated site" : "installed packages"); name it to keep its documents"
+                )
+                continue
+            }
             if type == S_IFDIR {
                 // A folder below that cannot be read is one more entry the search goes past.
                 do {

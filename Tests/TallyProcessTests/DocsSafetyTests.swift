@@ -876,4 +876,41 @@ import Testing
             said.allSatisfy { $0.hasPrefix("tally: warning: cannot remove '") && $0.hasSuffix("remove it by hand") })
         #expect(said.contains { $0.contains("a second name of the old '\(place.doc.path)/a.svg'") }, "\(said)")
     }
+
+    /// A search skips a generated site (`_site`) and installed packages (`node_modules`), saying
+    /// so; named on the command line they are searched. A document deeper than the system's
+    /// longest path is a warning, never a silent skip.
+    @Test func aSearchSkipsGeneratedFoldersAndSaysWhatItCannotReach() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o a.svg"), to: "docs/page.md")
+        try place.write(Self.region("render 6 --theme light -o b.svg"), to: "_site/index.md")
+        try place.write(Self.region("render 7 --theme light -o c.svg"), to: "node_modules/p/README.md")
+        // A folder chain past PATH_MAX (4,096 bytes), made one step at a time.
+        var folder = open(place.doc.path, O_RDONLY | O_DIRECTORY)
+        let long = String(repeating: "d", count: 250)
+        for _ in 0..<18 {
+            #expect(mkdirat(folder, long, 0o755) == 0)
+            let next = openat(folder, long, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+        }
+        let page = openat(folder, "deep.md", O_WRONLY | O_CREAT, 0o644)
+        _ = writeFully(page, Array(Self.region("render 8 -o deep.svg").utf8))
+        close(page)
+        close(folder)
+        var said: [String] = []
+        let outcome = try DocsRun.update(
+            paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { said.append($0) })
+        #expect(outcome == "1 region in 1 document: wrote 1 image and 1 document", "\(outcome)")
+        #expect(said.contains { $0.contains("_site': a generated site") }, "\(said)")
+        #expect(said.contains { $0.contains("node_modules': installed packages") }, "\(said)")
+        #expect(
+            said.contains { $0.contains("skipped '") && $0.contains(String(long.prefix(40))) },
+            "\(said.map { String($0.prefix(200)) })")
+        let site = try DocsRun.update(
+            paths: [place.doc.appendingPathComponent("_site").path], check: false,
+            operations: SystemFileOperations(), say: { _ in })
+        #expect(site.hasPrefix("1 region in 1 document"))
+    }
 }
