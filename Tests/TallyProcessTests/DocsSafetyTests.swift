@@ -716,8 +716,8 @@ import Testing
                     handle?.write(Data("MY NEW PARAGRAPH\n".utf8))
                     handle?.closeFile()
                 case "save the document by rename":
-                    let saved = (try? String(contentsOfFile: page, encoding: .utf8) ?? "") ?? ""
-                    FileManager.default.createFile(
+                    let saved = (try? String(contentsOfFile: page, encoding: .utf8)) ?? ""
+                    _ = FileManager.default.createFile(
                         atPath: page + ".swp", contents: Data((saved + "MY NEW PARAGRAPH\n").utf8))
                     _ = rename(page + ".swp", page)
                 default:
@@ -882,13 +882,20 @@ import Testing
     /// longest path is a warning, never a silent skip.
     @Test func aSearchSkipsGeneratedFoldersAndSaysWhatItCannotReach() throws {
         let place = try Place()
-        defer { place.remove() }
+        let long = String(repeating: "d", count: 250)
+        defer {
+            // A chain too deep for its path is removed a descriptor at a time (FileManager
+            // cannot), then the rest.
+            let doc = open(place.doc.path, O_RDONLY | O_DIRECTORY)
+            Self.removeDeeply(doc, long)
+            close(doc)
+            place.remove()
+        }
         try place.write(Self.region("render 5 --theme light -o a.svg"), to: "docs/page.md")
         try place.write(Self.region("render 6 --theme light -o b.svg"), to: "_site/index.md")
         try place.write(Self.region("render 7 --theme light -o c.svg"), to: "node_modules/p/README.md")
         // A folder chain past PATH_MAX (4,096 bytes), made one step at a time.
         var folder = open(place.doc.path, O_RDONLY | O_DIRECTORY)
-        let long = String(repeating: "d", count: 250)
         for _ in 0..<18 {
             #expect(mkdirat(folder, long, 0o755) == 0)
             let next = openat(folder, long, O_RDONLY | O_DIRECTORY)
@@ -912,5 +919,27 @@ import Testing
             paths: [place.doc.appendingPathComponent("_site").path], check: false,
             operations: SystemFileOperations(), say: { _ in })
         #expect(site.hasPrefix("1 region in 1 document"))
+    }
+
+    /// Removes `name` in an open folder and everything below it, by descriptors, however deep.
+    static func removeDeeply(_ parent: Int32, _ name: String) {
+        let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        guard folder >= 0 else {
+            _ = unlinkat(parent, name, 0)
+            return
+        }
+        var names: [String] = []
+        if let listing = fdopendir(dup(folder)) {
+            while let entry = readdir(listing) {
+                let child = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if child != "." && child != ".." { names.append(child) }
+            }
+            closedir(listing)
+        }
+        for child in names { removeDeeply(folder, child) }
+        close(folder)
+        _ = unlinkat(parent, name, AT_REMOVEDIR)
     }
 }
