@@ -42,10 +42,10 @@ package struct MarkdownLayout {
         return low < code.count && code[low].contains(index)
     }
 
-    /// The layout of a Markdown document whose lines end in `newline` (LF, CRLF, or CR alone in
-    /// a classic Mac OS document).
-    package init(markdown bytes: [UInt8], newline: UInt8) {
-        var parser = BlockParser(bytes: bytes, newline: newline)
+    /// The layout of a Markdown document. A line ends where cmark-gfm ends one: at LF, at CRLF,
+    /// and at a CR alone, whatever the other lines end in.
+    package init(markdown bytes: [UInt8]) {
+        var parser = BlockParser(bytes: bytes)
         parser.parse()
         comments = parser.comments.sorted { $0.start < $1.start }
         code = Self.merged(parser.code)
@@ -55,14 +55,14 @@ package struct MarkdownLayout {
     /// tag's attribute values and CDATA are text inside it, never a comment; and the content of
     /// `<script>`, `<style>`, `<textarea>`, `<title>`, `<xmp>` and `<pre>` is code (text, as a
     /// Markdown code block is: a region there is an example).
-    package init(html bytes: [UInt8], newline: UInt8) {
+    package init(html bytes: [UInt8]) {
         var html = InlineHTML(bytes)
         var index = 0
         var lineStart = true
         var code: [Range<Int>] = []
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == newline {
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                 lineStart = true
             } else if byte == UInt8(ascii: "<"), let end = html.comment(at: index) {
                 comments.append(Comment(start: index, end: end, startsLine: lineStart, endsTable: false))
@@ -94,7 +94,7 @@ package struct MarkdownLayout {
                 lineStart = false
                 index = min(end + 3, bytes.count)
                 continue
-            } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r")
+            } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
                 && !(index < 3 && bytes.starts(with: [0xEF, 0xBB, 0xBF]))
             {
                 lineStart = false
@@ -112,7 +112,7 @@ package struct MarkdownLayout {
     /// A start or end tag at `start` (`<name`, `</name`, then attributes, quoted values read
     /// whole, to `>`): its name in lower case, whether it closes, and the index after its `>`;
     /// nil where `<` starts no tag.
-    private static func tag(in bytes: [UInt8], at start: Int) -> (name: [UInt8], closing: Bool, end: Int)? {
+    fileprivate static func tag(in bytes: [UInt8], at start: Int) -> (name: [UInt8], closing: Bool, end: Int)? {
         var index = start + 1
         let closing = index < bytes.count && bytes[index] == UInt8(ascii: "/")
         if closing { index += 1 }
@@ -195,13 +195,18 @@ private struct BlockParser {
         var hasChildren = false
         /// The content of a paragraph or HTML block, line by line.
         var lines: [Range<Int>] = []
+        /// Whether a delimiter row under this paragraph failed to make it a table.
+        var triedAsTable = false
     }
 
     let bytes: [UInt8]
-    let newline: UInt8
     var open: [Block] = [Block(kind: .document)]
     var comments: [MarkdownLayout.Comment] = []
     var code: [Range<Int>] = []
+    /// Inline content read once every block is: a reference may be defined after its use.
+    var inlineContent: [(content: Gathered, start: Int, inTableCell: Bool)] = []
+    /// The labels of the document's reference definitions, normalized.
+    var definitions: Set<String> = []
 
     // The line being read, as cmark reads it: the byte and column reached, the first non-blank.
     var lineStart = 0
@@ -214,10 +219,7 @@ private struct BlockParser {
     var indent: Int { firstNonspaceColumn - column }
     var blank: Bool { firstNonspace >= lineEnd }
 
-    init(bytes: [UInt8], newline: UInt8) {
-        self.bytes = bytes
-        self.newline = newline
-    }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     func peek(_ index: Int) -> UInt8 { index < lineEnd ? bytes[index] : 0 }
 
@@ -225,13 +227,18 @@ private struct BlockParser {
         var position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while position < bytes.count {
             var end = position
-            while end < bytes.count && bytes[end] != newline { end += 1 }
-            let next = end < bytes.count ? end + 1 : end
-            if end > position && newline == UInt8(ascii: "\n") && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "\r") { end += 1 }
+            var next = end < bytes.count ? end + 1 : end
+            if bytes[end..<next] == [UInt8(ascii: "\r")] && next < bytes.count && bytes[next] == UInt8(ascii: "\n") {
+                next += 1
+            }
             readLine(position, end)
             position = next
         }
         while open.count > 1 { closeLast() }
+        for (content, start, inTableCell) in inlineContent {
+            scanInline(content, from: start, inTableCell: inTableCell)
+        }
     }
 
     mutating func findFirstNonspace() {
@@ -386,7 +393,9 @@ private struct BlockParser {
                 let endsTable: Bool
                 if case .table = open[container].kind { endsTable = true } else { endsTable = false }
                 _ = add(.html(type: type, endsTable: endsTable))
-            } else if !indented && isParagraph && isSetextUnderline(at: firstNonspace) {
+            } else if !indented && isParagraph && isSetextUnderline(at: firstNonspace)
+                && !isOnlyDefinitions(open[container].lines)
+            {
                 // The paragraph becomes a heading: its inline content is the same.
                 closeLast()
                 container -= 1
@@ -403,7 +412,10 @@ private struct BlockParser {
                 _ = add(.indentedCode)
             } else if !indented, isParagraph, !blank, let columns = tableStart(container) {
                 let header = open[container].lines.removeLast()
-                closeLast()
+                // The lines above the header stay a paragraph, whose reference definitions
+                // cmark-gfm does not read: they are its text.
+                let paragraph = open.removeLast()
+                inlineContent.append((gathered(paragraph.lines), 0, false))
                 container -= 1
                 scanRow(header, columns: columns)
                 _ = add(.table(columns: columns))
@@ -432,14 +444,16 @@ private struct BlockParser {
             open[tip].lines.append(offset..<lineEnd)
             if type <= 5 && htmlBlockEnds(type: type) { closeLast() }
         case .heading:
-            scanInline(gathered([offset..<lineEnd]))
+            inlineContent.append((gathered([offset..<lineEnd]), 0, false))
             closeLast()
         case .thematicBreak:
             closeLast()
         case .table(let columns):
             if !blank { scanRow(offset..<lineEnd, columns: columns) }
         case .paragraph:
-            open[tip].lines.append(offset..<lineEnd)
+            // cmark adds a paragraph's line from its first non-blank (a lazy line, above, from
+            // where its containers ended): a reference definition may start it.
+            open[tip].lines.append(firstNonspace..<lineEnd)
         case .document, .quote, .item:
             if !blank {
                 _ = add(.paragraph)
@@ -461,7 +475,9 @@ private struct BlockParser {
         let block = open.removeLast()
         switch block.kind {
         case .paragraph:
-            scanInline(gathered(block.lines))
+            // Reference definitions at its start are no inline content: their titles are text.
+            let content = gathered(block.lines)
+            inlineContent.append((content, readDefinitions(content), false))
         case .html(let type, let endsTable):
             let text = gathered(block.lines)
             guard type == 2 || type >= 6 else {
@@ -648,7 +664,10 @@ private struct BlockParser {
 
     /// A GFM table's columns, when this line is a delimiter row under the paragraph's last line
     /// with as many cells.
-    func tableStart(_ container: Int) -> Int? {
+    mutating func tableStart(_ container: Int) -> Int? {
+        // cmark-gfm tries a paragraph once: after a delimiter row whose cells its header's do
+        // not match, no later line makes it a table.
+        guard !open[container].triedAsTable else { return nil }
         let delimiters = TableRow.cells(bytes, firstNonspace..<lineEnd)
         guard bytes[firstNonspace..<lineEnd].contains(UInt8(ascii: "|")), !delimiters.isEmpty else { return nil }
         for cell in delimiters {
@@ -662,7 +681,10 @@ private struct BlockParser {
         }
         guard let header = open[container].lines.last,
             TableRow.cells(bytes, header).count == delimiters.count
-        else { return nil }
+        else {
+            open[container].triedAsTable = true
+            return nil
+        }
         return delimiters.count
     }
 
@@ -670,17 +692,55 @@ private struct BlockParser {
 
     /// A table row: each of the table's cells is inline content; cells past them are dropped.
     mutating func scanRow(_ line: Range<Int>, columns: Int) {
-        for cell in TableRow.cells(bytes, line).prefix(columns) { scanInline(gathered([cell]), inTableCell: true) }
+        for cell in TableRow.cells(bytes, line).prefix(columns) {
+            inlineContent.append((gathered([cell]), 0, true))
+        }
     }
 
-    /// Code spans and raw HTML in inline content, left to right as cmark reads them: a backslash
-    /// escapes the next punctuation; a backtick run opens a code span when a run as long follows;
-    /// `<` starts an autolink or raw HTML (a comment among them) when one is complete.
-    mutating func scanInline(_ content: Gathered, inTableCell: Bool = false) {
+    /// The reference definitions at the start of a paragraph's `content`, their labels kept:
+    /// the index after the last.
+    mutating func readDefinitions(_ content: Gathered) -> Int {
+        var index = 0
+        while let definition = LinkSyntax.definition(content.text, at: index) {
+            definitions.insert(definition.label)
+            index = definition.end
+        }
+        return index
+    }
+
+    /// Whether a paragraph of `lines` is reference definitions alone (so a setext underline
+    /// under it is none: cmark reads the definitions first).
+    func isOnlyDefinitions(_ lines: [Range<Int>]) -> Bool {
+        let text = gathered(lines).text
+        var index = 0
+        while let definition = LinkSyntax.definition(text, at: index) { index = definition.end }
+        return index > 0 && index >= text.count
+    }
+
+    /// A `[` or `![` not yet closed, as cmark's bracket stack keeps it.
+    struct Bracket {
+        var position: Int
+        var isImage: Bool
+        /// False once a link closes after it: a link holds no link.
+        var active = true
+        /// Whether another bracket opened after it (then it is no shortcut reference).
+        var bracketAfter = false
+        /// How many comments were found before it.
+        var commentsBefore: Int
+    }
+
+    /// Code spans, raw HTML and links in inline content from `start`, left to right as cmark
+    /// reads them: a backslash escapes the next punctuation; a backtick run opens a code span
+    /// when a run as long follows; `<` starts an autolink or raw HTML (a comment among them)
+    /// when one is complete; a `]` closes a link or image when a destination and title, or a
+    /// defined reference, follow. A destination and title are skipped (their text is an
+    /// attribute's), and an image's description is the `alt` text: no comment of it is HTML.
+    mutating func scanInline(_ content: Gathered, from start: Int = 0, inTableCell: Bool = false) {
         let text = content.text
         var backticks = BacktickSearch()
         var html = InlineHTML(text)
-        var index = 0
+        var brackets: [Bracket] = []
+        var index = start
         while index < text.count {
             let byte = text[index]
             if byte == UInt8(ascii: "\\") && index + 1 < text.count && isPunctuation(text[index + 1]) {
@@ -709,14 +769,55 @@ private struct BlockParser {
                 } else {
                     index += 1
                 }
+            } else if byte == UInt8(ascii: "[")
+                || (byte == UInt8(ascii: "!") && index + 1 < text.count && text[index + 1] == UInt8(ascii: "["))
+            {
+                if !brackets.isEmpty { brackets[brackets.count - 1].bracketAfter = true }
+                let isImage = byte == UInt8(ascii: "!")
+                brackets.append(Bracket(position: index, isImage: isImage, commentsBefore: comments.count))
+                index += isImage ? 2 : 1
+            } else if byte == UInt8(ascii: "]"), let opener = brackets.popLast() {
+                index += 1
+                guard opener.active, let end = linkEnd(text, opener: opener, close: index - 1) else { continue }
+                index = end
+                if opener.isImage {
+                    comments.removeSubrange(opener.commentsBefore...)
+                } else {
+                    for earlier in brackets.indices where !brackets[earlier].isImage {
+                        brackets[earlier].active = false
+                    }
+                }
             } else {
                 index += 1
             }
         }
     }
 
+    /// Where a link or image whose text closes at `close` ends: after an inline destination
+    /// and title, or after a reference (full, collapsed or shortcut) that the document defines;
+    /// nil where it is no link.
+    func linkEnd(_ text: [UInt8], opener: Bracket, close: Int) -> Int? {
+        if let end = LinkSyntax.inlineLinkEnd(text, at: close + 1) { return end }
+        let label = LinkSyntax.label(text, at: close + 1)
+        let key: ArraySlice<UInt8>
+        var end = close + 1
+        if let label, !label.content.isEmpty {
+            key = text[label.content]
+            end = label.end
+        } else if opener.bracketAfter {
+            // A shortcut or collapsed reference is no link around other brackets.
+            return nil
+        } else {
+            key = text[(opener.position + (opener.isImage ? 2 : 1))..<close]
+            end = label?.end ?? end
+        }
+        guard key.count <= LinkSyntax.longestLabel, let name = LinkSyntax.normalized(key), definitions.contains(name)
+        else { return nil }
+        return end
+    }
+
     /// The comments of an HTML block's raw text, as a browser reads them: each from `<!--` to
-    /// the first `-->`.
+    /// the first `-->`, between tags (an attribute's value is text).
     mutating func scanHTMLBlock(_ content: Gathered, endsTable: Bool) {
         let text = content.text
         var html = InlineHTML(text)
@@ -732,6 +833,13 @@ private struct BlockParser {
                         start: range.lowerBound, end: range.upperBound, startsLine: lineStart,
                         endsTable: first && endsTable))
                 index = end
+                lineStart = false
+                first = false
+                continue
+            }
+            if byte == UInt8(ascii: "<"), let tag = MarkdownLayout.tag(in: text, at: index) {
+                // A tag's attribute values are text: a comment there is none.
+                index = tag.end
                 lineStart = false
                 first = false
                 continue

@@ -118,24 +118,40 @@ package struct RegionDocument: Equatable, Sendable {
             guard kind == .markdown, reference.contains(UInt8(ascii: "|")) else { return reference }
             return reference.flatMap { $0 == UInt8(ascii: "|") ? Array("&#124;".utf8) : [$0] }
         }
-        return lineEnding + region.indent + reference + lineEnding + region.indent
+        return lineEnding + region.indent + reference + lineEnding + Self.closerPrefix(of: region)
     }
 
-    private static func firstLineEnding(_ bytes: [UInt8]) -> [UInt8] {
-        switch lineBreak(of: bytes) {
-        case UInt8(ascii: "\r"): return [UInt8(ascii: "\r")]
-        default:
-            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return [UInt8(ascii: "\n")] }
-            return newline > 0 && bytes[newline - 1] == UInt8(ascii: "\r")
-                ? Array("\r\n".utf8) : [UInt8(ascii: "\n")]
+    /// What the closer's line starts with: the blanks and quote markers it has now, so a
+    /// closer that stands outside the opener's quote or list item stays outside it (the page
+    /// outside regions is unchanged: SPEC §8); the opener's indent where the closer does not
+    /// start its line.
+    private static func closerPrefix(of region: Region) -> [UInt8] {
+        guard let lineBreak = region.body.lastIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+        else { return region.indent }
+        let prefix = region.body[(lineBreak + 1)...]
+        let isPrefix = prefix.allSatisfy {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">")
         }
+        return isPrefix ? Array(prefix) : region.indent
     }
 
-    /// The byte that ends a line: CR in a document with CRs and no LF at all (classic Mac OS),
-    /// else LF (which CRLF ends in too; a lone CR in such a document is text).
-    static func lineBreak(of bytes: [UInt8]) -> UInt8 {
-        bytes.contains(UInt8(ascii: "\r")) && !bytes.contains(UInt8(ascii: "\n"))
-            ? UInt8(ascii: "\r") : UInt8(ascii: "\n")
+    /// The document's first line ending (LF, CRLF, or CR alone), which the lines tally writes
+    /// end in; LF in a document of one line.
+    private static func firstLineEnding(_ bytes: [UInt8]) -> [UInt8] {
+        guard let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+            return [UInt8(ascii: "\n")]
+        }
+        return isLineBreak(bytes, at: end) ? [bytes[end]] : Array("\r\n".utf8)
+    }
+
+    /// Whether the byte at `index` ends a line: an LF (alone, or of a CRLF), or a CR that no LF
+    /// follows. cmark-gfm and browsers end a line at each, in one document or mixed.
+    package static func isLineBreak(_ bytes: [UInt8], at index: Int) -> Bool {
+        switch bytes[index] {
+        case UInt8(ascii: "\n"): return true
+        case UInt8(ascii: "\r"): return index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n")
+        default: return false
+        }
     }
 }
 
@@ -195,18 +211,15 @@ package struct RegionSyntaxError: Error, Equatable, Sendable {
 private struct Scanner {
     let bytes: [UInt8]
     let kind: RegionDocument.Kind
-    /// The byte lines end in: LF, or CR in a classic Mac OS document.
-    let newline: UInt8
-    /// Where each line's break is, to name an index's line.
+    /// Where each line's break is, to name an index's line: the LF of an LF or a CRLF, and a CR
+    /// alone (cmark-gfm ends a line at each, in one document or mixed).
     let breaks: [Int]
     var warnings: [RegionWarning] = []
 
     init(bytes: [UInt8], kind: RegionDocument.Kind) {
         self.bytes = bytes
         self.kind = kind
-        let newline = RegionDocument.lineBreak(of: bytes)
-        self.newline = newline
-        breaks = bytes.indices.filter { bytes[$0] == newline }
+        breaks = bytes.indices.filter { RegionDocument.isLineBreak(bytes, at: $0) }
     }
 
     static let commentOpen = Array("<!--".utf8)
@@ -237,14 +250,17 @@ private struct Scanner {
         // each of ten thousand regions on one line, made a run quadratic).
         let following = line(at: index) - 1
         var end = following < breaks.count ? breaks[following] : bytes.count
-        if end > index && newline == UInt8(ascii: "\n") && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        if end > index && end < bytes.count && bytes[end] == UInt8(ascii: "\n") && bytes[end - 1] == UInt8(ascii: "\r")
+        {
+            end -= 1
+        }
         return end
     }
 
     mutating func pieces() throws(RegionSyntaxError) -> [RegionDocument.Piece] {
         let layout =
             kind == .markdown
-            ? MarkdownLayout(markdown: bytes, newline: newline) : MarkdownLayout(html: bytes, newline: newline)
+            ? MarkdownLayout(markdown: bytes) : MarkdownLayout(html: bytes)
         var pieces: [RegionDocument.Piece] = []
         var textStart = 0
         var regionSpans: [Range<Int>] = []
@@ -252,6 +268,9 @@ private struct Scanner {
         // Regions that start their lines, warned of once every region is known (the rest of a
         // line of regions is regions, not text).
         var lineStarters: [(opener: Int, closerEnd: Int)] = []
+        // The line of the last opener after text that did not close on its line: a closer
+        // after it is that region's, misplaced.
+        var inlineOpenerNotClosed: Int? = nil
         for (position, comment) in layout.comments.enumerated() {
             if let last = regionSpans.last, comment.start < last.upperBound {
                 // In a region's body: only what tally wrote belongs there.
@@ -263,6 +282,12 @@ private struct Scanner {
                 continue
             }
             if closer(at: comment.start) != nil {
+                if let opener = inlineOpenerNotClosed {
+                    throw RegionSyntaxError(
+                        line: opener,
+                        "a region after text closes on its own line, and this one closes on line \(line(at: comment.start)); put <!-- /tally --> right after its -->, or start a line with the region"
+                    )
+                }
                 throw RegionSyntaxError(line: line(at: comment.start), "a closing <!-- /tally --> with no region open")
             }
             guard let commandStart = openerCommand(at: comment.start) else { continue }
@@ -292,6 +317,7 @@ private struct Scanner {
                         line: openerLine,
                         "this region was not run: an inline region closes on its own line; write <!-- /tally --> after its -->"
                     ))
+                inlineOpenerNotClosed = openerLine
                 continue
             }
             try checkNothingOpens(in: openerEnd..<closerStart, openerLine: openerLine)
@@ -389,7 +415,7 @@ private struct Scanner {
     /// An opening comment at the start of a line inside a region's body is a region nested in
     /// it: a region whose closer was forgotten.
     func checkNothingOpens(in body: Range<Int>, openerLine: Int) throws(RegionSyntaxError) {
-        for lineBreak in body where bytes[lineBreak] == newline {
+        for lineBreak in body where RegionDocument.isLineBreak(bytes, at: lineBreak) {
             let start = skipBlanks(from: lineBreak + 1, to: body.upperBound)
             if start < body.upperBound, openerCommand(at: start) != nil {
                 throw RegionSyntaxError(

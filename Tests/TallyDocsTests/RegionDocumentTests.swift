@@ -47,9 +47,12 @@ import Testing
     @Test func anyDocumentReadsBackOrNamesALine() async throws {
         await propertyCheck(count: 2_000, input: Self.tokenIndices) { indices in
             let bytes = Self.text(indices, Self.anyTokens)
-            // Lines end in LF, or in CR where there is no LF (SPEC §8).
-            let lineBreak = UInt8(ascii: bytes.contains(UInt8(ascii: "\n")) ? "\n" : "\r")
-            let lines = bytes.filter { $0 == lineBreak }.count + 1
+            // A line ends at LF, CRLF or a CR alone, as cmark-gfm reads it (SPEC §8).
+            let lines =
+                bytes.indices.filter {
+                    bytes[$0] == UInt8(ascii: "\n")
+                        || (bytes[$0] == UInt8(ascii: "\r") && bytes[($0 + 1)...].first != UInt8(ascii: "\n"))
+                }.count + 1
             do {
                 let document = try RegionDocument(bytes, kind: .markdown)
                 #expect(document.bytes == bytes)
@@ -138,9 +141,9 @@ import Testing
         #expect(region.command == "render 1 -o a.svg")
         #expect(document.body(for: region, reference: "R") == Array("\rR\r".utf8))
         #expect(document.bytes == text)
-        // A lone CR inside an LF document is text, as before.
+        // A lone CR inside an LF document ends a line too, as cmark-gfm reads it.
         let mixed = Array("a\rb\n<!-- tally render 1 -o a.svg -->\n<!-- /tally -->\n".utf8)
-        #expect(try RegionDocument(mixed, kind: .markdown).regions.first?.line == 2)
+        #expect(try RegionDocument(mixed, kind: .markdown).regions.first?.line == 3)
     }
 
     /// A command's bytes that are not UTF-8 are kept as the command line keeps an argument's
@@ -234,6 +237,64 @@ import Testing
         let document = try? RegionDocument(Array(text.utf8), kind: .markdown)
         #expect(document?.regions.count == 1)
         #expect(document?.bytes == Array(text.utf8))
+    }
+
+    /// SPEC §8: a link's destination and title, a reference definition's title and an image's
+    /// description are text on the page (an attribute's value, or the `alt`): an opener there
+    /// is warned of and never run, and a closer there closes nothing.
+    @Test func linkTitlesAndImageDescriptionsHoldNoRegion() throws {
+        let region = "<!-- tally badge 5 -o b.svg --><!-- /tally -->"
+        for text in [
+            "[docs](https://example.com \"\(region)\")\n", "![a \(region) b](i.png)\n",
+            "[ref]: https://example.com '\(region)'\n\n[ref]\n", "[ref]:\n  /u\n  (t \(region))\n",
+            "![a \(region)][ref]\n\n[ref]: i.png\n", "[a](<u> (\(region)))\n",
+            "![a [b](c) \(region)](d)\n",
+        ] {
+            let document = try RegionDocument(Array(text.utf8), kind: .markdown)
+            #expect(document.regions.isEmpty, "\(text)")
+            #expect(document.warnings.map(\.isRun) == [false], "\(text)")
+        }
+        // No link (no such definition, no `)`, a title not apart from its destination): the
+        // comment is inline HTML, and the region runs.
+        for text in [
+            "![a \(region)][nope]\n", "[a](u \"t\" \(region)\n", "[a](u\"\(region)\")\n", "[a \(region)](u)\n",
+            "[ref]: u \"t\" x \(region)\n",
+        ] {
+            let document = try RegionDocument(Array(text.utf8), kind: .markdown)
+            #expect(document.regions.count == 1, "\(text)")
+        }
+        // A closer in a title closes nothing: the region is an error naming both lines.
+        #expect {
+            try RegionDocument(
+                Array("<!-- tally badge 5 -o b.svg -->\nsee [x](u \"<!-- /tally -->\")\n".utf8), kind: .markdown)
+        } throws: { error in
+            guard let error = error as? RegionSyntaxError else { return false }
+            return error.line == 1 && error.message.contains("line 2 is not a comment where it stands")
+        }
+    }
+
+    /// Lines end where cmark-gfm ends them, at LF, CRLF and a CR alone, mixed in one document:
+    /// the fence closes on its CR line, and the region after it is read and named by its line.
+    @Test func mixedLineEndsAreLinesAsCmarkGFMReadsThem() throws {
+        let text =
+            "# T\r\n```\r<!-- tally render 1 -o x.svg -->\r```\n<!-- tally render 2 -o a.svg -->\r<!-- /tally -->\r\nend"
+        let document = try RegionDocument(Array(text.utf8), kind: .markdown)
+        let region = try #require(document.regions.first)
+        #expect(document.regions.count == 1 && region.line == 5 && region.command == "render 2 -o a.svg")
+        // A body's lines end as the document's first line does.
+        #expect(document.body(for: region, reference: "R") == Array("\r\nR\r\n".utf8))
+        #expect(document.bytes == Array(text.utf8))
+    }
+
+    /// A region after text closes on its own line; one that closes on a later line is an
+    /// error at its opener, saying so (not a closer "with no region open").
+    @Test func anInlineRegionClosedOnALaterLineNamesItsOpener() {
+        #expect {
+            try RegionDocument(Array("text <!-- tally render 1 -o a.svg -->\n<!-- /tally -->\n".utf8), kind: .markdown)
+        } throws: { error in
+            guard let error = error as? RegionSyntaxError else { return false }
+            return error.line == 1 && error.message.contains("closes on line 2")
+        }
     }
 
     @Test func anOpenerMaySpanLinesAndCountsThem() throws {
@@ -341,6 +402,11 @@ import Testing
             ("> <!-- tally render 1 -o a.svg -->\n> <!-- /tally -->\n", "\n> R\n> "),
             ("- <!-- tally render 1 -o a.svg -->\n  <!-- /tally -->\n", "\n  R\n  "),
             ("> 1. <!-- tally render 1 -o a.svg -->\n>    <!-- /tally -->\n", "\n>    R\n>    "),
+            // A closer outside the opener's quote or item stays outside it: the page outside
+            // regions is the same (SPEC §8).
+            ("> <!-- tally render 1 -o a.svg -->\n<!-- /tally -->\n", "\n> R\n"),
+            ("- <!-- tally render 1 -o a.svg -->\n<!-- /tally -->\n", "\n  R\n"),
+            ("> <!-- tally render 1 -o a.svg -->\n>\t<!-- /tally -->\n", "\n> R\n>\t"),
         ]
         for (text, body) in cases {
             let document = try RegionDocument(Array(text.utf8), kind: .markdown)

@@ -21,13 +21,6 @@ import Testing
         "<!-- a comment -->", "",
     ]
 
-    /// cmark-gfm's HTML with every region's span (its opener to its closer, both included) cut
-    /// out: what the page shows outside regions.
-    static func outside(_ html: String) -> String {
-        html.replacing(/<!-- tally [\s\S]*?<!-- \/tally -->/, with: "<!--region-->")
-            .replacing(/<p><!--region--><\/p>|<p>\s*<!--region-->\s*<\/p>/, with: "<!--region-->")
-    }
-
     @Test(
         .enabled(if: canAskCmarkGFM, "needs python3 with cmarkgfm (scripts/install-deps test installs it)"),
         .readByAnOutsideProgram)
@@ -63,7 +56,7 @@ import Testing
         for (index, document) in documents.enumerated() {
             let (before, written) = (rendered[index], rendered[documents.count + index])
             #expect(
-                Self.outside(written) == Self.outside(before),
+                htmlOutsideRegions(written) == htmlOutsideRegions(before),
                 "\(document.before)\n---\n\(after[index])\n---\n\(written)")
         }
     }

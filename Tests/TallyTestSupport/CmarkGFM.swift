@@ -49,3 +49,11 @@ public func askCmarkGFM<Answer>(
     try #require(answers.count == documents.count, sourceLocation: sourceLocation)
     return answers
 }
+
+/// cmark-gfm's HTML with every region's span (its opener to its closer, both included) cut out:
+/// what the page shows outside regions (SPEC §8). A paragraph that held only a region counts as
+/// the region.
+public func htmlOutsideRegions(_ html: String) -> String {
+    html.replacing(/<!-- tally [\s\S]*?<!-- \/tally -->/, with: "<!--region-->")
+        .replacing(/<p><!--region--><\/p>|<p>\s*<!--region-->\s*<\/p>/, with: "<!--region-->")
+}
