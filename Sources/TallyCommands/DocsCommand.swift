@@ -5,7 +5,7 @@ import TallyOptions
 import TallyPOSIX
 import TallyRender
 
-/// `tally docs [--check] [paths…]`: keeps the tally regions of Markdown and HTML documents
+/// `tally docs [--check] [--staged] [paths…]`: keeps the tally regions of Markdown and HTML documents
 /// true (SPEC §8). A thin shell: `RegionDocument` reads the regions and `DocsPlanner` plans the
 /// run; this command finds and reads the files, reads each region's command with the command
 /// line's own parser and draws it with the command's own code, and writes what the plan says.
