@@ -35,7 +35,7 @@ struct DocsCommand: ParsableCommand {
             Examples:
               tally docs README.md docs          update README.md and docs/
               tally docs --check README.md docs  for CI: name stale regions, exit 1
-              tally docs --staged README.md      for pre-commit: and images not staged
+              tally docs --staged README.md      for pre-commit: fail on images not staged
               tally docs                         every document below here
             """)
 

@@ -76,7 +76,13 @@ enum DocsGit {
         let argv = (["git"] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid = pid_t()
-        let started = posix_spawnp(&pid, "git", &actions, &attributes, argv, environ)
+        #if canImport(Darwin)
+        // macOS declares no `environ` for a program's own code: the loader's copy is asked for.
+        let environment = _NSGetEnviron().pointee
+        #else
+        let environment = environ
+        #endif
+        let started = posix_spawnp(&pid, "git", &actions, &attributes, argv, environment)
         close(output[1])
         close(errors[1])
         guard started == 0 else {
