@@ -5,7 +5,7 @@ import TallyOptions
 import TallyPOSIX
 import TallyRender
 
-/// `tally docs [--check] [paths…]`: keeps the tally regions of Markdown and HTML documents
+/// `tally docs [--check] [--staged] [paths…]`: keeps the tally regions of Markdown and HTML documents
 /// true (SPEC §8). A thin shell: `RegionDocument` reads the regions and `DocsPlanner` plans the
 /// run; this command finds and reads the files, reads each region's command with the command
 /// line's own parser and draws it with the command's own code, and writes what the plan says.
@@ -35,13 +35,14 @@ struct DocsCommand: ParsableCommand {
             Examples:
               tally docs README.md docs          update README.md and docs/
               tally docs --check README.md docs  for CI: name stale regions, exit 1
+              tally docs --staged README.md      for pre-commit: fail on images not staged
               tally docs                         every document below here
             """)
 
     /// Where the documents are.
     @Argument(
         help: ArgumentHelp(
-            "Documents, or folders searched for .md, .markdown, .html and .htm files (hidden folders skipped); default: the current folder.",
+            "Documents, or folders searched for .md, .markdown, .html and .htm files (hidden folders skipped); default: the current folder, less the documents git ignores.",
             valueName: "path"))
     var paths: [String] = []
 
@@ -49,33 +50,44 @@ struct DocsCommand: ParsableCommand {
     @Flag(help: "Write nothing: name every stale region as FILE:LINE on stderr, and exit 1 if there is one.")
     var check = false
 
+    /// Ask git, after the run, whether every image of the regions is staged as written.
+    @Flag(
+        help:
+            "Fail when an image a region names is not staged as written (untracked, ignored, or changed since git add): name each as FILE:LINE with the git add that stages it, and exit 1. For pre-commit; needs git."
+    )
+    var staged = false
+
     /// A document larger than this is refused before it is read, and one an update would make
     /// larger before anything is written.
     static let maximumDocumentBytes = 16 << 20
 
-    func run() throws { try Self.run(paths: paths, check: check) }
+    func run() throws { try Self.run(paths: paths, check: check, staged: staged) }
 
-    /// `tally docs [--check] [paths…]` read without swift-argument-parser, whose reflection over
-    /// every command's options costs about 10M instructions: only paths and `--check`; nil for
-    /// anything else (help, `--`, a path starting with `-`), which the parser reads.
-    static func plain(_ arguments: [String]) -> (paths: [String], check: Bool)? {
+    /// `tally docs [--check] [--staged] [paths…]` read without swift-argument-parser, whose
+    /// reflection over every command's options costs about 10M instructions: only paths,
+    /// `--check` and `--staged`; nil for anything else (help, `--`, a path starting with `-`),
+    /// which the parser reads.
+    static func plain(_ arguments: [String]) -> (paths: [String], check: Bool, staged: Bool)? {
         guard arguments.first == "docs" else { return nil }
         var paths: [String] = []
         var check = false
+        var staged = false
         for argument in arguments.dropFirst() {
             if argument == "--check" && !check {
                 check = true
+            } else if argument == "--staged" && !staged {
+                staged = true
             } else if argument.hasPrefix("-") {
                 return nil
             } else {
                 paths.append(argument)
             }
         }
-        return (paths, check)
+        return (paths, check, staged)
     }
 
     /// Keeps the regions of the documents below `paths`, or checks them.
-    static func run(paths: [String], check: Bool) throws(CommandFailure) {
+    static func run(paths: [String], check: Bool, staged: Bool = false) throws(CommandFailure) {
         // Past `ulimit -f` a write then fails with EFBIG, reported as any failure is, instead
         // of SIGXFSZ ending tally without a word.
         signal(SIGXFSZ, SIG_IGN)
@@ -86,7 +98,8 @@ struct DocsCommand: ParsableCommand {
         let operations: any DocsFileOperations =
             pause.map { PausingFileOperations(seconds: $0) } ?? SystemFileOperations()
         let outcome = try DocsRun.update(
-            paths: paths, check: check, operations: operations, say: { StandardError.send($0 + "\n") })
+            paths: paths, check: check, staged: staged, operations: operations,
+            say: { StandardError.send($0 + "\n") })
         StandardError.send("tally: \(outcome)\n")
     }
 
@@ -103,12 +116,26 @@ package enum DocsRun {
     /// `operations`, and says what it did (`3 regions in 1 document: up to date`). The lines
     /// for stderr before the last (warnings, every bad region but the last, stale regions) go
     /// to `say`, one at a time; the last failure is thrown.
+    /// With `staged`, every image of the regions must be in git's index as it is in the work
+    /// tree once the run is done, or the run fails naming each (SPEC §8).
     package static func update(
-        paths: [String], check: Bool, operations: any DocsFileOperations, say: (String) -> Void
+        paths: [String], check: Bool, staged: Bool = false, operations: any DocsFileOperations,
+        say: (String) -> Void
     ) throws(CommandFailure) -> String {
-        let warn = { (message: String) in say("tally: warning: \(message)") }
-        let files = try DocumentFiles.load(
-            try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn), warn: warn)
+        func warn(_ message: String) { say("tally: warning: \(message)") }
+        var found = try DocumentFiles.find(paths.isEmpty ? ["."] : paths, warn: warn)
+        if paths.isEmpty {
+            // A search of the current folder in a git work tree leaves out what git ignores
+            // (SPEC §8); a document named on the command line is read all the same.
+            let ignored = DocsGit.ignored(found)
+            if !ignored.isEmpty {
+                found.removeAll { ignored.contains($0.path) }
+                warn(
+                    "skipped \(Words.grouped(UInt64(ignored.count))) \(ignored.count == 1 ? "document" : "documents") git ignores; name \(ignored.count == 1 ? "it" : "one") to keep its regions"
+                )
+            }
+        }
+        let files = try DocumentFiles.load(found, warn: warn)
         let targets = DocsTargets(files)
         let plan = DocsPlanner.plan(
             files.map {
@@ -138,8 +165,18 @@ package enum DocsRun {
             scope =
                 "\(plan.regions == 0 ? "no region run" : scope), \(Words.grouped(UInt64(notRun))) \(notRun == 1 ? "opener" : "openers") not run (see the warnings)"
         }
+        // --staged: each image's work tree is found before anything is written, and git is
+        // asked once the images are what the run leaves.
+        let placed = staged ? try DocsGit.workTrees(of: plan.images, targets: targets) : []
+        func unstaged() throws(CommandFailure) -> [DocsGit.Unstaged] {
+            guard staged else { return [] }
+            let found = try DocsGit.unstaged(placed)
+            for item in found { say(item.line) }
+            return found
+        }
         if check {
             for stale in plan.stale { say(DocsCommand.shown(stale)) }
+            let notStaged = try unstaged()
             let staleRegions = Set(plan.stale.map { "\($0.path):\($0.line)" }).count
             guard staleRegions == 0 else {
                 throw CommandFailure(
@@ -147,7 +184,7 @@ package enum DocsRun {
                     "\(Words.grouped(UInt64(staleRegions))) of \(scope) \(staleRegions == 1 ? "is" : "are") stale; run tally docs to update \(staleRegions == 1 ? "it" : "them")"
                 )
             }
-            return "\(scope): up to date"
+            return try DocsGit.outcome("\(scope): up to date", unstaged: notStaged)
         }
         var writes: [DocsTransaction.File] = []
         for write in plan.writes {
@@ -188,9 +225,11 @@ package enum DocsRun {
         }
         let images = plan.writes.filter(\.isImage).count
         let written = plan.writes.count - images
-        if plan.writes.isEmpty { return "\(scope): up to date" }
-        return
-            "\(scope): wrote \(Words.grouped(UInt64(images))) \(images == 1 ? "image" : "images") and \(Words.grouped(UInt64(written))) \(written == 1 ? "document" : "documents")"
+        let notStaged = try unstaged()
+        if plan.writes.isEmpty { return try DocsGit.outcome("\(scope): up to date", unstaged: notStaged) }
+        return try DocsGit.outcome(
+            "\(scope): wrote \(Words.grouped(UInt64(images))) \(images == 1 ? "image" : "images") and \(Words.grouped(UInt64(written))) \(written == 1 ? "document" : "documents")",
+            unstaged: notStaged)
     }
 }
 

@@ -54,7 +54,7 @@ package struct TallyCommand: ParsableCommand {
                 return 0
             }
             if let docs = DocsCommand.plain(arguments) {
-                try DocsCommand.run(paths: docs.paths, check: docs.check)
+                try DocsCommand.run(paths: docs.paths, check: docs.check, staged: docs.staged)
                 return 0
             }
             var command = try parseAsRoot(arguments)

@@ -200,6 +200,10 @@ package enum DocsPlanner {
             }
             if bodies[item.document].last! != item.region.body { staleHere.append("the reference is out of date") }
             for what in staleHere { plan.stale.append(DocsFinding(document.path, item.region.line, what)) }
+            for (image, key) in zip(item.images, item.targets) {
+                plan.images.append(
+                    DocsPlan.Image(path: image.path, target: key, document: document.path, line: item.region.line))
+            }
             plan.regions += 1
         }
         guard plan.failures.isEmpty else {
@@ -281,6 +285,18 @@ package struct DocsPlan: Sendable {
         package var line: Int
     }
 
+    /// A file a region writes, written by this run or already right: `--staged` asks git about
+    /// each (SPEC §8).
+    package struct Image: Sendable, Equatable {
+        /// Its path from the folder tally runs in, as the plan names it.
+        package var path: String
+        /// The file as the plan's `target` reader named it.
+        package var target: String
+        /// The region that writes it: its document and line.
+        package var document: String
+        package var line: Int
+    }
+
     /// Bad regions: when any, nothing may be written.
     package var failures: [DocsFinding] = []
     /// Opening comments outside code that are not run (SPEC §8): said, never silent, and no
@@ -292,6 +308,9 @@ package struct DocsPlan: Sendable {
     package var stale: [DocsFinding] = []
     /// The files to write, images first: only those whose bytes change.
     package var writes: [Write] = []
+    /// Every file of every region kept (light, dark and density files too), in the regions'
+    /// order, whether or not it is written.
+    package var images: [Image] = []
     /// How many regions, and how many documents holding one, were kept.
     package var regions = 0
     package var documents = 0

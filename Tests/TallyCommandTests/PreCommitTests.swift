@@ -3,7 +3,8 @@ import TallyTestSupport
 import Testing
 
 /// tally's pre-commit hooks (`.pre-commit-hooks.yaml`, SPEC §8), as a user's repository runs
-/// them: `tally-docs-check` fails on a stale region and passes once `tally-docs` has redrawn it.
+/// them: `tally-docs-check` fails on a stale region, and on an image not staged, and passes once
+/// `tally-docs` has redrawn it and the image is added.
 /// The hooks are `language: system`, so they run the `tally` this build made, put first on
 /// PATH: no build in pre-commit's cache, a few seconds of CPU for the three runs (each clones
 /// tally's checkout). try-repo reads the checkout at HEAD; where it has uncommitted changes to
@@ -51,6 +52,14 @@ import Testing
         #expect(svg == (try TallyProcess.run(["render", "5"])).stdout)
         let updated = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(updated.contains("<img src=\"five.svg\""))
+        // Up to date, but the image is not in the commit: both hooks run --staged and fail,
+        // naming it and the git add that stages it (SPEC §8).
+        let untracked = try hook("tally-docs-check")
+        #expect(untracked.status == 1, "\(untracked.text)\(untracked.stderr)")
+        #expect(
+            untracked.text.contains("README.md:3: image 'five.svg' is untracked; git add five.svg"), "\(untracked.text)"
+        )
+        try #require(try run(git, ["add", "."]).status == 0)
         let fresh = try hook("tally-docs-check")
         #expect(fresh.status == 0, "\(fresh.text)\(fresh.stderr)")
         #expect(fresh.text.contains("Passed"), "\(fresh.text)")
