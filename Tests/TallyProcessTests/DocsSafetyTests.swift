@@ -839,6 +839,75 @@ import Testing
         #expect(place.tree == before)
     }
 
+    /// A folder beside the document's whose name starts with the folder's (`doc` and
+    /// `doc-evil`), reached through a link, is outside: containment compares folders, never
+    /// the start of a path's text.
+    @Test func aSiblingFolderWhoseNameStartsTheSameIsOutside() throws {
+        let place = try Place()
+        defer { place.remove() }
+        let evil = place.base.appendingPathComponent("doc-evil")
+        try FileManager.default.createDirectory(at: evil, withIntermediateDirectories: true)
+        try place.link("img", to: "../doc-evil")
+        try place.write(Self.region("render 5 --theme light -o img/a.svg"), to: "page.md")
+        let before = place.tree
+        let error = #expect(throws: CommandFailure.self) {
+            _ = try DocsRun.update(
+                paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        }
+        #expect(error?.code == .cannotCreate)
+        #expect(error?.message.contains("'img' leads out of the document's folder") == true, "\(error?.message ?? "")")
+        #expect(place.tree == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: evil.path).isEmpty)
+    }
+
+    /// A link to nothing where a region needs a folder is refused: the run neither makes the
+    /// folder the link names nor writes through it.
+    @Test func aDanglingLinkWhereAFolderIsNeededIsRefused() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.link("images", to: "missing")
+        try place.link("away", to: "../outside/missing")
+        for (output, words) in [
+            ("images/a.svg", "'images' is a link to nothing"),
+            ("away/a.svg", "'away' leads out of the document's folder"),
+        ] {
+            try place.write(Self.region("render 5 --theme light -o \(output)"), to: "page.md")
+            let before = place.tree
+            let error = #expect(throws: CommandFailure.self) {
+                _ = try DocsRun.update(
+                    paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+            }
+            #expect(error?.code == .cannotCreate, "\(output)")
+            #expect(error?.message.contains("page.md:1: cannot write '") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
+            #expect(place.tree == before, "\(output)")
+        }
+    }
+
+    /// A replaced file keeps its mode (a private document stays private, an image's mode as
+    /// its owner set it); a new image gets the mode a new file gets.
+    @Test func aRunKeepsEachFilesMode() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o a.svg"), to: "page.md")
+        let page = place.doc.appendingPathComponent("page.md").path
+        let image = place.doc.appendingPathComponent("a.svg").path
+        #expect(chmod(page, 0o640) == 0)
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        var info = stat()
+        let mask = umask(0o022)
+        umask(mask)
+        #expect(stat(image, &info) == 0 && info.st_mode & 0o7777 == 0o666 & ~mask)
+        #expect(stat(page, &info) == 0 && info.st_mode & 0o7777 == 0o640)
+        #expect(chmod(image, 0o600) == 0)
+        try place.write(Self.region("render 6 --theme light -o a.svg"), to: "page.md")
+        #expect(chmod(page, 0o604) == 0)
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("render 6"))
+        #expect(stat(page, &info) == 0 && info.st_mode & 0o7777 == 0o604)
+        #expect(stat(image, &info) == 0 && info.st_mode & 0o7777 == 0o600)
+    }
+
     /// A run as root keeps a replaced file's owner and group: it never hands a user's document
     /// or image to root.
     @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
