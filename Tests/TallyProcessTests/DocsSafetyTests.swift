@@ -117,6 +117,23 @@ import Testing
         try expectRefused(["a.md"], in: place, status: status, mentioning: needle, sourceLocation: sourceLocation)
     }
 
+    /// Runs `tally docs` in process over `doc`, and expects it to be refused with 73 and a
+    /// message holding each of `words`, with every entry around `doc` as it was.
+    static func expectRefusedInProcess(
+        _ place: Place, mentioning words: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let before = place.tree
+        let error = #expect(throws: CommandFailure.self, sourceLocation: sourceLocation) {
+            _ = try DocsRun.update(
+                paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        }
+        #expect(error?.code == .cannotCreate, sourceLocation: sourceLocation)
+        for word in words {
+            #expect(error?.message.contains(word) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+        }
+        #expect(place.tree == before, sourceLocation: sourceLocation)
+    }
+
     @Test(.processTimeLimit(minutes: 1))
     func anOutputNamingADocumentIsRefused() throws {
         try startingAProcess()
@@ -829,14 +846,7 @@ import Testing
         try place.write(Self.region("render 5 --theme light -o a.svg"), to: "page.md")
         let page = place.doc.appendingPathComponent("page.md").path
         #expect(chmod(page, 0o444) == 0)
-        let before = place.tree
-        let error = #expect(throws: CommandFailure.self) {
-            _ = try DocsRun.update(
-                paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
-        }
-        #expect(error?.code == .cannotCreate)
-        #expect(error?.message.contains("is read-only (mode 444); make it writable") == true, "\(error?.message ?? "")")
-        #expect(place.tree == before)
+        Self.expectRefusedInProcess(place, mentioning: ["is read-only (mode 444); make it writable"])
     }
 
     /// A folder beside the document's whose name starts with the folder's (`doc` and
@@ -849,14 +859,7 @@ import Testing
         try FileManager.default.createDirectory(at: evil, withIntermediateDirectories: true)
         try place.link("img", to: "../doc-evil")
         try place.write(Self.region("render 5 --theme light -o img/a.svg"), to: "page.md")
-        let before = place.tree
-        let error = #expect(throws: CommandFailure.self) {
-            _ = try DocsRun.update(
-                paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
-        }
-        #expect(error?.code == .cannotCreate)
-        #expect(error?.message.contains("'img' leads out of the document's folder") == true, "\(error?.message ?? "")")
-        #expect(place.tree == before)
+        Self.expectRefusedInProcess(place, mentioning: ["'img' leads out of the document's folder"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: evil.path).isEmpty)
     }
 
@@ -872,15 +875,7 @@ import Testing
             ("away/a.svg", "'away' leads out of the document's folder"),
         ] {
             try place.write(Self.region("render 5 --theme light -o \(output)"), to: "page.md")
-            let before = place.tree
-            let error = #expect(throws: CommandFailure.self) {
-                _ = try DocsRun.update(
-                    paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
-            }
-            #expect(error?.code == .cannotCreate, "\(output)")
-            #expect(error?.message.contains("page.md:1: cannot write '") == true, "\(error?.message ?? "")")
-            #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
-            #expect(place.tree == before, "\(output)")
+            Self.expectRefusedInProcess(place, mentioning: ["page.md:1: cannot write '", words])
         }
     }
 
