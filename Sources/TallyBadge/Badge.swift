@@ -37,6 +37,16 @@ package struct Badge: Hashable, Sendable {
     package struct Shape: Hashable, Sendable {
         package let role: Role
         package let contours: [[Segment]]
+        /// How far below its contours the shape is drawn, in pixels: a shadow is its text's
+        /// contours again, lower, so a backend may draw the outline once and place it twice.
+        package let offset: Double
+
+        package init(role: Role, contours: [[Segment]], offset: Double = 0) {
+            (self.role, self.contours, self.offset) = (role, contours, offset)
+        }
+
+        /// The contours where they are drawn: moved down by `offset`.
+        package var placedContours: [[Segment]] { Badge.moved(contours, down: offset) }
     }
 
     /// Why a badge cannot be made.
@@ -150,11 +160,9 @@ package struct Badge: Hashable, Sendable {
         if m.shadow {
             // shields' flat draws each text twice, the first 1 px lower in a shadow's colour.
             if let labelContours {
-                texts.append(
-                    Shape(role: .labelShadow, contours: Self.moved(labelContours, down: BadgeMetrics.shadowOffset)))
+                texts.append(Shape(role: .labelShadow, contours: labelContours, offset: BadgeMetrics.shadowOffset))
             }
-            texts.append(
-                Shape(role: .valueShadow, contours: Self.moved(valueContours, down: BadgeMetrics.shadowOffset)))
+            texts.append(Shape(role: .valueShadow, contours: valueContours, offset: BadgeMetrics.shadowOffset))
         }
         if let labelContours { texts.append(Shape(role: .labelText, contours: labelContours)) }
         texts.append(Shape(role: .valueText, contours: valueContours))

@@ -245,7 +245,7 @@ package enum CairoRenderer {
         cairo.scale(context, scale, scale)
         for shape in badge.shapes {
             setColor(context, appearance.badgeColor(shape.role, dark: dark, plates: plates), cairo)
-            for contour in shape.contours {
+            for contour in shape.placedContours {
                 guard let first = contour.first else { continue }
                 cairo.moveTo(context, first.start.x, first.start.y)
                 for segment in contour { appendSegment(context, segment, cairo) }

@@ -119,7 +119,7 @@ enum DocumentFiles {
     /// named twice is kept once and its findings name it one way. `..` stays: what it climbs
     /// out of may be a link.
     static func normalized(_ path: String) -> String {
-        let components = path.split(separator: "/").filter { $0 != "." }
+        let components = pathComponents(path).filter { $0 != "." }
         let joined = components.joined(separator: "/")
         if path.hasPrefix("/") { return "/" + joined }
         return joined.isEmpty ? "." : joined
@@ -376,7 +376,7 @@ final class DocsTargets {
         let (rootPath, below) = Self.inside(file.realFolder)
         let root = try self.root(rootPath, shown: file.path)
         var folders = below
-        for component in image.reference.split(separator: "/").map(String.init) {
+        for component in pathComponents(image.reference).map(String.init) {
             guard component == ".." else {
                 folders.append(component)
                 continue
@@ -435,7 +435,7 @@ final class DocsTargets {
     /// its own folder, or the nearest `.docc` catalogue on its real path (SPEC §8).
     static func inside(_ realFolder: String) -> (root: String, below: [String]) {
         guard let depth = ImagePlan.depthInDocC(realFolder), depth > 0 else { return (realFolder, []) }
-        var components = realFolder.split(separator: "/").map(String.init)
+        var components = pathComponents(realFolder).map(String.init)
         let below = Array(components.suffix(depth))
         components.removeLast(depth)
         return ("/" + components.joined(separator: "/"), below)

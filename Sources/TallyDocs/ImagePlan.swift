@@ -1,3 +1,5 @@
+import TallyPOSIX
+
 /// The image formats a region may write: the ones an `<img>` shows.
 package enum DocsImageFormat: String, Sendable, Equatable {
     case svg, png
@@ -179,7 +181,7 @@ package enum ImagePlan {
             throw PlanError("-o '\(output)' is absolute; a region's -o is relative to its document")
         }
         var components: [Substring] = []
-        for component in output.split(separator: "/", omittingEmptySubsequences: true) {
+        for component in pathComponents(output) {
             switch component {
             case ".": continue
             case "..":
@@ -209,8 +211,8 @@ package enum ImagePlan {
     /// own components while there is one, so `A.docc/Articles` and `../Resources/a.png` are
     /// `A.docc/Resources/a.png`.
     static func joinClimbing(_ folder: String, _ name: String) -> String {
-        var folders = folder.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var rest = name.split(separator: "/").map(String.init)
+        var folders = pathComponents(folder, omittingEmpty: false).map(String.init)
+        var rest = pathComponents(name).map(String.init)
         while rest.first == "..", let last = folders.last, !last.isEmpty, last != ".", last != ".." {
             folders.removeLast()
             rest.removeFirst()
@@ -221,7 +223,7 @@ package enum ImagePlan {
     /// How deep a folder is below the nearest `.docc` catalogue on its path (0 for the
     /// catalogue itself), or nil outside one.
     package static func depthInDocC(_ folder: String) -> Int? {
-        let components = folder.split(separator: "/")
+        let components = pathComponents(folder)
         guard let catalogue = components.lastIndex(where: { $0.hasSuffix(".docc") }) else { return nil }
         return components.count - 1 - catalogue
     }
@@ -235,7 +237,7 @@ package enum ImagePlan {
     /// Whether a document at `path` is in a DocC catalogue: a folder on its path ends in
     /// `.docc`.
     package static func isInDocC(_ path: String) -> Bool {
-        path.split(separator: "/").dropLast().contains { $0.hasSuffix(".docc") }
+        pathComponents(path).dropLast().contains { $0.hasSuffix(".docc") }
     }
 }
 

@@ -137,11 +137,27 @@ package struct TextBuffer: ~Copyable {
         reserve(2 + 2 * Self.longestUnits).pointee = command
         count += 1
         appendUnits(first.magnitude, negative: first < 0, digits: digits, leadingZero: false, reserved: true)
-        if second >= 0 {
+        appendParted(second, digits: digits)
+    }
+
+    /// A number after another, parted from it by a space or its own minus sign, in room already
+    /// reserved.
+    @inline(__always)
+    private mutating func appendParted(_ units: Int64, digits: Int) {
+        if units >= 0 {
             (start + count).pointee = UInt8(ascii: " ")
             count += 1
         }
-        appendUnits(second.magnitude, negative: second < 0, digits: digits, leadingZero: false, reserved: true)
+        appendUnits(units.magnitude, negative: units < 0, digits: digits, leadingZero: false, reserved: true)
+    }
+
+    /// Two more numbers after a path command's last, each parted from the one before by a space
+    /// or its minus sign: a quadratic's end point after its control point, `q1 2 3-4`.
+    package mutating func append(followingPair first: Int64, _ second: Int64, digits: Int) {
+        precondition((0...6).contains(digits))
+        _ = reserve(2 + 2 * Self.longestUnits)
+        appendParted(first, digits: digits)
+        appendParted(second, digits: digits)
     }
 
     /// The most bytes `appendUnits` writes: a sign, 16 digits, a point and 6 decimals.

@@ -48,7 +48,7 @@ package enum Beneath {
 
     /// Each component opened with `O_NOFOLLOW` from the one before.
     private static func openByWalk(_ folder: Int32, _ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        let components = path.split(separator: "/").map(String.init).filter { $0 != "." }
+        let components = pathComponents(path).map(String.init).filter { $0 != "." }
         guard !components.contains("..") else {
             errno = EXDEV
             return -1

@@ -40,13 +40,17 @@ package enum ByteText {
 
     /// The bytes this text stands for.
     package static func bytes(_ text: String) -> [UInt8] {
+        // A scalar of the private range is F4 8F BC…BF in UTF-8: text with no F4 byte, nearly
+        // every path, is its UTF-8 as it is.
+        let raw = text.utf8.withContiguousStorageIfAvailable { $0.contains(0xF4) } ?? text.utf8.contains(0xF4)
+        guard raw else { return Array(text.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             if scalar.value >= base {
                 out.append(UInt8(scalar.value - base))
-            } else {
-                out.append(contentsOf: String(scalar).utf8)
+            } else if let encoded = UTF8.encode(scalar) {
+                out.append(contentsOf: encoded)
             }
         }
         return out

@@ -25,7 +25,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 /// The extension of a path's last component, lowercased: `t.SVG` → `svg`; nil for none, a dot
 /// file or a name ending in a dot (`out`, `.hidden`, `t.`, `/dev/null`).
 package func lowercasedExtension(of path: String) -> String? {
-    let name = path.split(separator: "/").last.map(String.init) ?? path
+    // The last name, after the last slash byte (a path is bytes to the kernel).
+    let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.index(after: $0)...]) } ?? path
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
         return nil
     }

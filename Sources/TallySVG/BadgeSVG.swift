@@ -41,6 +41,8 @@ extension SVGRenderer {
         // Butt caps and mitred joins: every pen is 1 px on pixel centres, every end on an edge.
         ids.appendScope(to: &out)
         out.append("path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
+        ids.appendScope(to: &out)
+        out.append(".glyphs{fill:inherit}")
         let marks = appearance.badgeMarks(badge.marks, plates: plates)
         let classes = MarkClasses(marks)
         func appendColors(dark: Bool, withPens: Bool) {
@@ -82,10 +84,41 @@ extension SVGRenderer {
             out.append("}")
         }
         out.append("</style>\n")
+        // An outline two shapes share (a text and its shadow) is written once, in <defs>, and
+        // placed by <use>, each in its role's colour: the glyph path's fill inherits it.
+        var shared: [[[Segment]]] = []
+        for shape in badge.shapes where !shape.contours.isEmpty && !shared.contains(shape.contours) {
+            if badge.shapes.contains(where: { $0.role != shape.role && $0.contours == shape.contours }) {
+                shared.append(shape.contours)
+            }
+        }
+        if !shared.isEmpty {
+            out.append(literal: "<defs>")
+            for (number, contours) in shared.enumerated() {
+                out.append(literal: "<path id=\"")
+                ids.append(to: &out)
+                out.append("-g\(number)\" class=\"glyphs\" d=\"")
+                appendContours(&out, contours)
+                out.append(literal: "\"/>")
+            }
+            out.append(literal: "</defs>\n")
+        }
         for shape in badge.shapes where !shape.contours.isEmpty {
-            out.append("<path class=\"\(shape.role.rawValue)\" d=\"")
-            for contour in shape.contours { appendContour(&out, contour) }
-            out.append("\"/>\n")
+            if let number = shared.firstIndex(of: shape.contours) {
+                out.append(literal: "<use href=\"#")
+                ids.append(to: &out)
+                out.append("-g\(number)\"")
+                if shape.offset != 0 {
+                    out.append(literal: " y=\"")
+                    out.append(shape.offset, digits: 2, leadingZero: false)
+                    out.append(literal: "\"")
+                }
+                out.append(" class=\"\(shape.role.rawValue)\"/>\n")
+            } else {
+                out.append("<path class=\"\(shape.role.rawValue)\" d=\"")
+                appendContours(&out, shape.placedContours)
+                out.append(literal: "\"/>\n")
+            }
         }
         for mark in marks {
             out.append(literal: "<path class=\"")
@@ -98,27 +131,51 @@ extension SVGRenderer {
         return ids.finish(out)
     }
 
-    /// A closed contour as path data: `M`, then `L` or `Q` for each segment, then `Z`.
-    private static func appendContour(_ out: inout TextBuffer, _ contour: [Segment]) {
-        guard let first = contour.first else { return }
-        out.append(byte: UInt8(ascii: "M"))
-        appendPair(&out, first.start)
-        for segment in contour {
-            if let control = segment.control {
-                out.append(byte: UInt8(ascii: "Q"))
-                appendPair(&out, control)
-                out.append(byte: UInt8(ascii: " "))
-            } else {
-                out.append(byte: UInt8(ascii: "L"))
-            }
-            appendPair(&out, segment.end)
+    /// Closed contours as path data in relative steps of hundredths of a pixel: `m` to each
+    /// contour's start, then `h`, `v`, `l`, `q` or `t` for each segment, and `z` (a last line back
+    /// to the start is the `z`). Each step is the difference of two coordinates already rounded,
+    /// so every point lands where an absolute path to 0.01 puts it.
+    private static func appendContours(_ out: inout TextBuffer, _ contours: [[Segment]]) {
+        func units(_ value: Double) -> Int64 {
+            let whole = Int64(abs(value * 100) + 0.5)
+            return value < 0 ? -whole : whole
         }
-        out.append(byte: UInt8(ascii: "Z"))
-    }
-
-    private static func appendPair(_ out: inout TextBuffer, _ point: Point) {
-        out.append(point.x, digits: 2, leadingZero: false)
-        out.append(byte: UInt8(ascii: " "))
-        out.append(point.y, digits: 2, leadingZero: false)
+        var (x, y): (Int64, Int64) = (0, 0)
+        for contour in contours {
+            guard let first = contour.first else { continue }
+            let start = (x: units(first.start.x), y: units(first.start.y))
+            out.append(command: UInt8(ascii: "m"), units: start.x - x, start.y - y, digits: 2)
+            (x, y) = start
+            // The last quadratic's control point, to see whether the next one's is its mirror.
+            var lastControl: (x: Int64, y: Int64)? = nil
+            for (index, segment) in contour.enumerated() {
+                let end = (x: units(segment.end.x), y: units(segment.end.y))
+                if let control = segment.control.map({ (x: units($0.x), y: units($0.y)) }) {
+                    if let last = lastControl, control == (2 * x - last.x, 2 * y - last.y) {
+                        // A TrueType outline's implied on-curve point: `t`, the mirrored control.
+                        out.append(command: UInt8(ascii: "t"), units: end.x - x, end.y - y, digits: 2)
+                    } else {
+                        out.append(command: UInt8(ascii: "q"), units: control.x - x, control.y - y, digits: 2)
+                        out.append(followingPair: end.x - x, end.y - y, digits: 2)
+                    }
+                    lastControl = control
+                    (x, y) = end
+                    continue
+                }
+                lastControl = nil
+                if index == contour.count - 1 && end == start {
+                    break
+                } else if end.y == y {
+                    out.append(command: UInt8(ascii: "h"), units: end.x - x, digits: 2)
+                } else if end.x == x {
+                    out.append(command: UInt8(ascii: "v"), units: end.y - y, digits: 2)
+                } else {
+                    out.append(command: UInt8(ascii: "l"), units: end.x - x, end.y - y, digits: 2)
+                }
+                (x, y) = end
+            }
+            out.append(byte: UInt8(ascii: "z"))
+            (x, y) = start
+        }
     }
 }

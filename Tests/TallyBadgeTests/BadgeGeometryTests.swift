@@ -25,7 +25,7 @@ import Testing
     /// The lowest point of a role's glyphs (y grows downward).
     func bottom(_ badge: Badge, _ role: Badge.Role) throws -> Double {
         let shape = try #require(badge.shapes.first { $0.role == role })
-        let points = shape.contours.flatMap { $0.flatMap { [$0.start, $0.end] } }
+        let points = shape.placedContours.flatMap { $0.flatMap { [$0.start, $0.end] } }
         return try #require(points.map(\.y).max())
     }
 
@@ -100,7 +100,7 @@ import Testing
     /// Where the number starts: its first glyph's ink less that glyph's left side bearing.
     static func numberOrigin(_ badge: Badge) throws -> Double {
         let shape = try #require(badge.shapes.first { $0.role == .valueText })
-        let ink = try #require(shape.contours.flatMap { $0.map(\.start.x) }.min())
+        let ink = try #require(shape.placedContours.flatMap { $0.map(\.start.x) }.min())
         let alone = BadgeFont.outlines(of: badge.value, size: 11, origin: Point(0, Self.baseline))
         let bearing = try #require(alone.flatMap { $0.map(\.start.x) }.min())
         return ink - bearing

@@ -83,7 +83,7 @@ import Testing
                         control: $0.control.map { Point($0.x, $0.y + 1) })
                 }
             }
-            #expect(s.contours == moved)
+            #expect(s.placedContours == moved && t.offset == 0 && s.offset == 1)
         }
     }
 

@@ -180,6 +180,26 @@ import TallyCairo
         #expect(a.height == 20 && a.pixels == b.pixels)
     }
 
+    /// SPEC §7: a text's outline is written once and placed twice (`<use>`, the shadow 1 px
+    /// lower in its own colour). rsvg draws each badge's SVG as tally's Cairo draws its PNG: a
+    /// shadow missing, unmoved or in the text's colour would differ in hundreds of pixels.
+    @Test(
+        .enabled(if: canRun(installedProgram("rsvg-convert")), "needs rsvg-convert (make test-deps installs it)"),
+        .readByAnOutsideProgram)
+    func rsvgDrawsTheSVGAsCairoDrawsThePNG() throws {
+        for (count, label, goal, theme) in [
+            (UInt64(1234), "downloads", UInt64?.none, Theme.light), (1234, "downloads", nil, .dark),
+            (6200, "stars", 10_000, .light), (7, nil, nil, .dark),
+        ] as [(UInt64, String?, UInt64?, Theme)] {
+            let svg = try self.svg(count, label: label, of: goal, theme: theme)
+            #expect(svg.contains("<use href="))
+            let drawn = try #require(PNGImage(png: try rsvgPNG(of: svg)))
+            let cairo = try png(count, label: label, of: goal, theme: theme, scale: 1)
+            let difference = try #require(drawn.difference(from: cairo, channelThreshold: 8))
+            #expect(difference.differingPixels == 0 && difference.mean < 0.5, "\(count) \(theme): \(difference)")
+        }
+    }
+
     func png(_ count: UInt64, label: String? = "downloads", of goal: UInt64? = nil, theme: Theme, scale: Double)
         throws -> PNGImage
     {

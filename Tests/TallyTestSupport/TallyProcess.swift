@@ -320,3 +320,15 @@ public func onAThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) 
         Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }
+
+/// rsvg-convert's PNG of an SVG document, drawn in a folder of its own (removed after).
+public func rsvgPNG(of svg: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+    let rsvg = try #require(installedProgram("rsvg-convert"), "rsvg-convert is missing", sourceLocation: sourceLocation)
+    let directory = try TallyProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("drawn.svg")
+    try Data(svg.utf8).write(to: url)
+    let run = try runProgram(rsvg, [url.path], sourceLocation: sourceLocation)
+    try #require(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
+    return Array(run.stdout)
+}
