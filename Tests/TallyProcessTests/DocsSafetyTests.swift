@@ -1010,6 +1010,60 @@ import Testing
         #expect(site.hasPrefix("1 region in 1 document"))
     }
 
+    /// SPEC §8: a link found in a search that leads out of the searched folder is skipped,
+    /// with a warning, into a sibling folder whose name only starts with the searched one's
+    /// (`doc-old` beside `doc`) too: inside is the folder and below it, never a longer name.
+    @Test func aSearchedLinkToASiblingFolderIsOutside() throws {
+        let place = try Place()
+        defer { place.remove() }
+        let sibling = place.base.appendingPathComponent("doc-old")
+        try FileManager.default.createDirectory(at: sibling, withIntermediateDirectories: true)
+        try Data(Self.region("render 5 --theme light -o a.svg").utf8).write(
+            to: sibling.appendingPathComponent("page.md"))
+        try place.link("page.md", to: "../doc-old/page.md")
+        let before = Self.tree(sibling.path)
+        var said: [String] = []
+        _ = try DocsRun.update(
+            paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { said.append($0) })
+        #expect(Self.tree(sibling.path) == before)
+        #expect(
+            said.contains { $0.contains("skipped '") && $0.contains("outside the folder searched") }, "\(said)")
+    }
+
+    /// SPEC §8, "a change during the run": a file made where the run writes a new one, after
+    /// the run looked and before it reached that file, is never replaced: 74, "changed during
+    /// the run", and the file already replaced is put back.
+    @Test func aFileMadeWhereTheRunWritesANewOneIsKept() throws {
+        let place = try Place()
+        defer { place.remove() }
+        try place.write(Self.region("render 5 --theme light -o a.svg"), to: "page.md")
+        _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: SystemFileOperations(), say: { _ in })
+        try place.write(
+            Self.region("render 15 --theme light -o a.svg") + Self.region("render 16 --theme light -o new.svg"),
+            to: "page.md")
+        let made = place.doc.appendingPathComponent("new.svg").path
+        let mine = "<svg><!-- mine --></svg>"
+        // At the rename of a.svg, the run's first: the run looked for new.svg before it.
+        let editing = EditingOperations(at: 0) {
+            _ = FileManager.default.createFile(atPath: made, contents: Data(mine.utf8))
+        }
+        let before = place.tree
+        let failure = #expect(throws: CommandFailure.self) {
+            _ = try DocsRun.update(paths: [place.doc.path], check: false, operations: editing, say: { _ in })
+        }
+        #expect(editing.edited)
+        #expect(failure?.code == .io)
+        #expect(
+            failure?.message == "'\(made)' changed during the run; run again (every file is as it was)",
+            "\(failure?.message ?? "")")
+        #expect(try String(contentsOfFile: made, encoding: .utf8) == mine)
+        let after = place.tree
+        #expect(!after.keys.contains { String(decoding: $0, as: UTF8.self).contains(".tally-") })
+        for (path, entry) in before {
+            #expect(after[path] == entry, "\(String(decoding: path, as: UTF8.self))")
+        }
+    }
+
     /// Removes `name` in an open folder and everything below it, by descriptors, however deep.
     static func removeDeeply(_ parent: Int32, _ name: String) {
         let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
