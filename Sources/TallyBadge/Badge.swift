@@ -205,7 +205,7 @@ package struct Badge: Hashable, Sendable {
 
     /// Refuses what a badge cannot write: too long, control and format characters, characters
     /// outside the face.
-    static func check(_ label: String) throws(Problem) {
+    package static func check(_ label: String) throws(Problem) {
         let characters = label.count
         if characters > BadgeProportions.maximumLabelCharacters { throw .labelTooLong(characters) }
         for scalar in label.unicodeScalars {

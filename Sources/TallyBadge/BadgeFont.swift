@@ -186,7 +186,7 @@ package enum BadgeFont {
     /// The first character of a text that the face does not have, or nil.
     package static func firstMissing(in text: String, face: Face = .regular) -> Unicode.Scalar? {
         let data = data(face)
-        return text.unicodeScalars.first { data.glyph($0) == nil }
+        return text.unicodeScalars.first { GlyphCache.shared.glyph($0, face: face, in: data) == nil }
     }
 
     /// What the regular face covers, for `--help` and messages: the ranges DejaVu Sans draws
@@ -212,8 +212,8 @@ package enum BadgeFont {
         var previous: Unicode.Scalar?
         var characters = 0
         for scalar in text.unicodeScalars {
-            guard let glyph = data.glyph(scalar) else { continue }
-            if let previous { units += data.kern(previous, scalar) }
+            guard let glyph = GlyphCache.shared.glyph(scalar, face: face, in: data) else { continue }
+            if let previous { units += GlyphCache.shared.kern(previous, scalar, face: face, in: data) }
             units += glyph.advance
             previous = scalar
             characters += 1
@@ -233,12 +233,12 @@ package enum BadgeFont {
         var pen = 0.0
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
-            guard let glyph = data.glyph(scalar) else { continue }
-            if let previous { pen += data.kern(previous, scalar) + tracking / scale }
+            guard let glyph = GlyphCache.shared.glyph(scalar, face: face, in: data) else { continue }
+            if let previous { pen += GlyphCache.shared.kern(previous, scalar, face: face, in: data) + tracking / scale }
             func placed(_ point: Point) -> Point {
                 Point(origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
             }
-            for contour in BadgeFont.contours(glyph.outline) {
+            for contour in glyph.contours {
                 contours.append(
                     contour.map { Segment(placed($0.start), placed($0.end), control: $0.control.map(placed)) })
             }

@@ -207,12 +207,18 @@ struct SceneBuilder {
     /// complete quarters then their crosses alone, its quarter being filled a wash). The rule it
     /// replaces weighed each count, and 374 → 375 at 256 px took 49 marks away.
     private func squareKeepsGates(pixelsPerUnit: Double) -> Bool {
+        // A function of the scale and the placement alone: weighed once a process for each.
+        let key = (pixelsPerUnit, placement.pixelsPerUnit, placement.reach)
+        if let known = SquareGateMemo.shared.answer(key) { return known }
         var heaviest = SceneBuilder(detail: detail, placement: placement)
         heaviest.partial(.hundred, count: UnitLevel.hundred.capacity - 1, at: Point(0, 0), isFrame: false)
         var finished = SceneBuilder(detail: detail, placement: placement)
         finished.complete(.hundred, at: Point(0, 0), isFrame: false)
-        return ProgressMark.ink(heaviest.marks, pixelsPerUnit: pixelsPerUnit)
+        let keeps =
+            ProgressMark.ink(heaviest.marks, pixelsPerUnit: pixelsPerUnit)
             <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
+        SquareGateMemo.shared.remember(key, keeps)
+        return keeps
     }
 
     /// Whether a complete twenty-five-unit's gates stand at least

@@ -280,24 +280,40 @@ extension RenderOptions {
         do {
             return try Badge(count: count, goal: settings.goal, label: settings.label, style: settings.style)
         } catch {
-            let shown = "\(RenderOption.label.flag) '\(Values.printable(given[.label] ?? ""))'"
-            switch error {
-            case .labelTooLong(let characters):
-                throw .usage(
-                    "\(shown) is \(Words.grouped(UInt64(characters))) characters; a badge's label has at most \(BadgeProportions.maximumLabelCharacters)"
-                )
-            case .labelControlCharacter(let scalar):
-                throw .usage(
-                    "\(shown) has a control character (\(Self.codePoint(scalar))); a badge's label is printable text")
-            case .labelFormatCharacter(let scalar):
-                throw .usage(
-                    "\(shown) has an invisible format character (\(Self.codePoint(scalar))), which a badge cannot show; a badge's label is visible text"
-                )
-            case .missingCharacter(let scalar):
-                throw .usage(
-                    "\(shown) has \(Self.quoted(scalar)) (\(Self.codePoint(scalar))), which the badge's font does not have; it has \(BadgeFont.coverage)"
-                )
-            }
+            throw labelFailure(error)
+        }
+    }
+
+    /// Checks the label as `badge(_:_:)` does, with its messages, without laying the badge out:
+    /// a server refuses a bad label before its cache, and draws the badge once, later.
+    package func checkBadgeLabel(_ settings: BadgeSettings) throws(CommandFailure) {
+        guard let label = settings.label else { return }
+        do {
+            try Badge.check(label)
+        } catch {
+            throw labelFailure(error)
+        }
+    }
+
+    /// The command line's message for a label a badge cannot write.
+    private func labelFailure(_ error: Badge.Problem) -> CommandFailure {
+        let shown = "\(RenderOption.label.flag) '\(Values.printable(given[.label] ?? ""))'"
+        switch error {
+        case .labelTooLong(let characters):
+            return .usage(
+                "\(shown) is \(Words.grouped(UInt64(characters))) characters; a badge's label has at most \(BadgeProportions.maximumLabelCharacters)"
+            )
+        case .labelControlCharacter(let scalar):
+            return .usage(
+                "\(shown) has a control character (\(Self.codePoint(scalar))); a badge's label is printable text")
+        case .labelFormatCharacter(let scalar):
+            return .usage(
+                "\(shown) has an invisible format character (\(Self.codePoint(scalar))), which a badge cannot show; a badge's label is visible text"
+            )
+        case .missingCharacter(let scalar):
+            return .usage(
+                "\(shown) has \(Self.quoted(scalar)) (\(Self.codePoint(scalar))), which the badge's font does not have; it has \(BadgeFont.coverage)"
+            )
         }
     }
 

@@ -35,9 +35,15 @@ extension SVGRenderer {
         out.append(badge.width, digits: 2, leadingZero: false)
         out.append(" ")
         out.append(badge.height, digits: 2, leadingZero: false)
-        out.append("\" role=\"img\" aria-label=\"\(title)\" data-count=\"")
+        // Appended piece by piece: an interpolated String costs an allocation and a copy, and a
+        // server writes a badge a request.
+        out.append(literal: "\" role=\"img\" aria-label=\"")
+        out.append(title)
+        out.append(literal: "\" data-count=\"")
         out.append(integer: badge.count.value)
-        out.append("\">\n<title>\(title)</title>\n<style>")
+        out.append(literal: "\">\n<title>")
+        out.append(title)
+        out.append(literal: "</title>\n<style>")
         // Butt caps and mitred joins: every pen is 1 px on pixel centres, every end on an edge.
         ids.appendScope(to: &out)
         out.append("path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
@@ -51,7 +57,10 @@ extension SVGRenderer {
                 let color = appearance.badgeColor(role, dark: dark, plates: plates)
                 var opaque = color
                 opaque.alpha = 255
-                out.append(".\(role.rawValue){fill:\(opaque.css)")
+                out.append(byte: UInt8(ascii: "."))
+                out.append(role.rawValue)
+                out.append(literal: "{fill:")
+                out.append(opaque.css)
                 if color.alpha != 255 {
                     out.append(";fill-opacity:")
                     out.append(Double(color.alpha) / 255, digits: 2, leadingZero: false)
@@ -63,14 +72,19 @@ extension SVGRenderer {
                 let paint = rule.isFilled ? "fill" : "stroke"
                 ids.appendScope(to: &out)
                 rule.appendSelector(to: &out)
-                out.append("{\(paint):\(palette[rule.color].css)")
+                out.append(byte: UInt8(ascii: "{"))
+                out.append(paint)
+                out.append(byte: UInt8(ascii: ":"))
+                out.append(palette[rule.color].css)
                 if withPens {
                     if !rule.isFilled, let width = rule.width {
                         out.append(";stroke-width:")
                         out.append(width, digits: 2, leadingZero: false)
                     }
                     if let opacity = rule.opacity, opacity != 1 {
-                        out.append(";\(paint)-opacity:")
+                        out.append(byte: UInt8(ascii: ";"))
+                        out.append(paint)
+                        out.append(literal: "-opacity:")
                         out.append(opacity, digits: 3, leadingZero: false)
                     }
                 }
@@ -86,36 +100,48 @@ extension SVGRenderer {
         out.append("</style>\n")
         // An outline two shapes share (a text and its shadow) is written once, in <defs>, and
         // placed by <use>, each in its role's colour: the glyph path's fill inherits it.
-        var shared: [[[Segment]]] = []
-        for shape in badge.shapes where !shape.contours.isEmpty && !shared.contains(shape.contours) {
+        // By the first shape's index (an array of arrays of contours would be one more generic
+        // type for the runtime to make in every render).
+        var shared: [Int] = []
+        for (index, shape) in badge.shapes.enumerated() where !shape.contours.isEmpty {
+            guard !shared.contains(where: { badge.shapes[$0].contours == shape.contours }) else { continue }
             if badge.shapes.contains(where: { $0.role != shape.role && $0.contours == shape.contours }) {
-                shared.append(shape.contours)
+                shared.append(index)
             }
         }
         if !shared.isEmpty {
             out.append(literal: "<defs>")
-            for (number, contours) in shared.enumerated() {
+            for (number, index) in shared.enumerated() {
+                let contours = badge.shapes[index].contours
                 out.append(literal: "<path id=\"")
                 ids.append(to: &out)
-                out.append("-g\(number)\" class=\"glyphs\" d=\"")
+                out.append(literal: "-g")
+                out.append(integer: UInt64(number))
+                out.append(literal: "\" class=\"glyphs\" d=\"")
                 appendContours(&out, contours)
                 out.append(literal: "\"/>")
             }
             out.append(literal: "</defs>\n")
         }
         for shape in badge.shapes where !shape.contours.isEmpty {
-            if let number = shared.firstIndex(of: shape.contours) {
+            if let number = shared.firstIndex(where: { badge.shapes[$0].contours == shape.contours }) {
                 out.append(literal: "<use href=\"#")
                 ids.append(to: &out)
-                out.append("-g\(number)\"")
+                out.append(literal: "-g")
+                out.append(integer: UInt64(number))
+                out.append(byte: UInt8(ascii: "\""))
                 if shape.offset != 0 {
                     out.append(literal: " y=\"")
                     out.append(shape.offset, digits: 2, leadingZero: false)
                     out.append(literal: "\"")
                 }
-                out.append(" class=\"\(shape.role.rawValue)\"/>\n")
+                out.append(literal: " class=\"")
+                out.append(shape.role.rawValue)
+                out.append(literal: "\"/>\n")
             } else {
-                out.append("<path class=\"\(shape.role.rawValue)\" d=\"")
+                out.append(literal: "<path class=\"")
+                out.append(shape.role.rawValue)
+                out.append(literal: "\" d=\"")
                 appendContours(&out, shape.placedContours)
                 out.append(literal: "\"/>\n")
             }
@@ -148,9 +174,12 @@ extension SVGRenderer {
             (x, y) = start
             // The last quadratic's control point, to see whether the next one's is its mirror.
             var lastControl: (x: Int64, y: Int64)? = nil
-            for (index, segment) in contour.enumerated() {
+            let last = contour.count - 1
+            for index in contour.indices {
+                let segment = contour[index]
                 let end = (x: units(segment.end.x), y: units(segment.end.y))
-                if let control = segment.control.map({ (x: units($0.x), y: units($0.y)) }) {
+                if let point = segment.control {
+                    let control = (x: units(point.x), y: units(point.y))
                     if let last = lastControl, control == (2 * x - last.x, 2 * y - last.y) {
                         // A TrueType outline's implied on-curve point: `t`, the mirrored control.
                         out.append(command: UInt8(ascii: "t"), units: end.x - x, end.y - y, digits: 2)
@@ -163,7 +192,7 @@ extension SVGRenderer {
                     continue
                 }
                 lastControl = nil
-                if index == contour.count - 1 && end == start {
+                if index == last && end == start {
                     break
                 } else if end.y == y {
                     out.append(command: UInt8(ascii: "h"), units: end.x - x, digits: 2)

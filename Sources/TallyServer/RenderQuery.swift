@@ -123,7 +123,9 @@ package struct BadgeQuery: ImageQuery {
         let count = try Values.count(text)
         options = try RenderQuery.options(parameters, allowed: RenderOption.badgeOptions)
         let settings = try options.badgeSettings(format: format)
-        _ = try options.badge(count, settings)  // the label checked here, so a bad one is 400 before the cache
+        // The label checked here, so a bad one is 400 before the cache; the badge is laid out
+        // once, when it is drawn.
+        try options.checkBadgeLabel(settings)
         image = .badge(count, settings)
     }
 }

@@ -423,6 +423,17 @@ import Testing
             ["A.docc"], in: place, status: 73, mentioning: "'Resources/out' leads out of the document's folder")
     }
 
+    /// A path's names are what is between its slash bytes, as the kernel reads them: a `/`
+    /// before a combining mark is a slash all the same, and empty names are kept only when asked.
+    @Test func pathComponentsAreTheNamesBetweenSlashBytes() {
+        #expect(pathComponents("a/b/c") == ["a", "b", "c"])
+        #expect(pathComponents("/a//b/") == ["a", "b"])
+        #expect(pathComponents("/a//b/", omittingEmpty: false) == ["", "a", "", "b", ""])
+        #expect(pathComponents("") == [] && pathComponents("", omittingEmpty: false) == [""])
+        #expect(pathComponents("x/\u{301}y/é") == ["x", "\u{301}y", "é"])
+        #expect(pathComponents("images/../a.svg") == ["images", "..", "a.svg"])
+    }
+
     /// The kernel's check follows a link that stays below the folder and refuses one that
     /// leaves; the walk that stands in for it where the kernel has none follows no link.
     @Test func openingBeneathAFolder() throws {

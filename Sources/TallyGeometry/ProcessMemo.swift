@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A lock for what a long-lived process (the server) keeps between requests rather than work
+/// out again for each: a square's gate rule at a scale, a glyph's outline. Over
+/// `pthread_mutex_t`, not Synchronization's `Mutex`, which needs macOS 15 (the package supports
+/// 13), and not generic, so a render that never waits on it makes no type at run time for it.
+package final class ProcessLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    package init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// Whether a square being filled keeps its quarters' gates (`SceneBuilder`), by the scale and
+/// placement it was weighed at: the answer is a function of those alone, and weighing builds two
+/// squares (about 65K instructions), every drawn request of a server at one size. A flat array of
+/// Doubles (scale, the placement's scale, its reach, the answer), of a type every build already
+/// has; a process sees few sizes, and past `capacity` answers it weighs without keeping.
+final class SquareGateMemo: @unchecked Sendable {
+    static let shared = SquareGateMemo()
+    static let capacity = 64
+
+    private let lock = ProcessLock()
+    private var entries: [Double] = []
+
+    func answer(_ key: (Double, Double, Double)) -> Bool? {
+        lock.lock()
+        defer { lock.unlock() }
+        var index = 0
+        while index + 3 < entries.count {
+            if entries[index] == key.0 && entries[index + 1] == key.1 && entries[index + 2] == key.2 {
+                return entries[index + 3] != 0
+            }
+            index += 4
+        }
+        return nil
+    }
+
+    func remember(_ key: (Double, Double, Double), _ answer: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard entries.count < 4 * Self.capacity else { return }
+        entries += [key.0, key.1, key.2, answer ? 1 : 0]
+    }
+}
