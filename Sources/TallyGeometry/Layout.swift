@@ -113,10 +113,6 @@ struct Placement {
     /// has, rather than arrays of arrays or tuples, whose metadata a render would make at run time.
     private let strokeColumns: [Double]
     private let slashColumns: [Double]
-    /// What the placement was made for: its output scale (-1 as designed) and its reach, which
-    /// decide every place above.
-    let pixelsPerUnit: Double
-    let reach: Double
 
     func stroke(_ index: Int, column: Int) -> Double { strokeColumns[4 * column + index] }
     func slashXs(column: Int) -> (start: Double, end: Double) {
@@ -192,7 +188,6 @@ struct Placement {
         }
         self.pitches = pitches
         self.sizes = sizes
-        (self.pixelsPerUnit, self.reach) = (pixelsPerUnit ?? -1, reach)
         var strokeColumns =
             designed?.strokeColumns ?? Proportions.strokeXs + Proportions.strokeXs + Proportions.strokeXs
         let (slashStart, slashEnd) = (Proportions.slashStart.x, Proportions.slashEnd.x)

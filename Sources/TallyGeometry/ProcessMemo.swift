@@ -27,7 +27,7 @@ package final class ProcessLock: @unchecked Sendable {
 /// Whether a square being filled keeps its quarters' gates (`SceneBuilder`), by the scale and
 /// placement it was weighed at: the answer is a function of those alone, and weighing builds two
 /// squares (about 65K instructions), every drawn request of a server at one size. A flat array of
-/// Doubles (scale, the placement's scale, its reach, the answer), of a type every build already
+/// Doubles (the scale, two places of the placement, the answer), of a type every build already
 /// has; a process sees few sizes, and past `capacity` answers it weighs without keeping.
 final class SquareGateMemo: @unchecked Sendable {
     static let shared = SquareGateMemo()

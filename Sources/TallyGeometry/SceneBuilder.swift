@@ -207,8 +207,11 @@ struct SceneBuilder {
     /// complete quarters then their crosses alone, its quarter being filled a wash). The rule it
     /// replaces weighed each count, and 374 → 375 at 256 px took 49 marks away.
     private func squareKeepsGates(pixelsPerUnit: Double) -> Bool {
-        // A function of the scale and the placement alone: weighed once a process for each.
-        let key = (pixelsPerUnit, placement.pixelsPerUnit, placement.reach)
+        // A function of the scale and the placement alone: weighed once a process for each. The
+        // placement is known by two of its places, which its own scale and reach decide (a
+        // stored copy of those would make every Placement's destruction ask the runtime for
+        // `[Double]`'s metadata: 15K instructions in `render 9999`).
+        let key = (pixelsPerUnit, placement.step(.hundred), placement.stroke(0, column: 0))
         if let known = SquareGateMemo.shared.answer(key) { return known }
         var heaviest = SceneBuilder(detail: detail, placement: placement)
         heaviest.partial(.hundred, count: UnitLevel.hundred.capacity - 1, at: Point(0, 0), isFrame: false)

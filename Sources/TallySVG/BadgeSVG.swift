@@ -45,16 +45,20 @@ extension SVGRenderer {
         out.append(title)
         out.append(literal: "</title>\n<style>")
         // Butt caps and mitred joins: every pen is 1 px on pixel centres, every end on an edge.
-        ids.appendScope(to: &out)
-        out.append("path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
-        ids.appendScope(to: &out)
-        out.append(".glyphs{fill:inherit}")
+        // Only the badge's own paths (its children): a glyph's path in <defs> has no fill of its
+        // own, so it takes the colour of the <use> that places it.
+        out.append(byte: UInt8(ascii: "#"))
+        ids.append(to: &out)
+        out.append(literal: ">path{fill:none;stroke-linecap:butt;stroke-linejoin:miter}")
         let marks = appearance.badgeMarks(badge.marks, plates: plates)
         let classes = MarkClasses(marks)
-        func appendColors(dark: Bool, withPens: Bool) {
+        // Under `--theme auto` the dark rules follow in a media query: only those whose colour
+        // differs from the light one's (a label plate is #555 in both).
+        func appendColors(dark: Bool, withPens: Bool, onlyChanged: Bool = false) {
             for role in Badge.Role.allCases where badge.shapes.contains(where: { $0.role == role }) {
-                ids.appendScope(to: &out)
                 let color = appearance.badgeColor(role, dark: dark, plates: plates)
+                if onlyChanged && color == appearance.badgeColor(role, dark: false, plates: plates) { continue }
+                ids.appendScope(to: &out)
                 var opaque = color
                 opaque.alpha = 255
                 out.append(byte: UInt8(ascii: "."))
@@ -68,7 +72,9 @@ extension SVGRenderer {
                 out.append("}")
             }
             let palette = appearance.badgeMarkPalette(dark: dark, plates: plates)
+            let light = appearance.badgeMarkPalette(dark: false, plates: plates)
             for rule in classes.rules {
+                if onlyChanged && palette[rule.color] == light[rule.color] { continue }
                 let paint = rule.isFilled ? "fill" : "stroke"
                 ids.appendScope(to: &out)
                 rule.appendSelector(to: &out)
@@ -94,7 +100,7 @@ extension SVGRenderer {
         appendColors(dark: appearance.theme == .dark, withPens: true)
         if appearance.theme == .auto {
             out.append("@media (prefers-color-scheme:dark){")
-            appendColors(dark: true, withPens: false)
+            appendColors(dark: true, withPens: false, onlyChanged: true)
             out.append("}")
         }
         out.append("</style>\n")
@@ -117,7 +123,7 @@ extension SVGRenderer {
                 ids.append(to: &out)
                 out.append(literal: "-g")
                 out.append(integer: UInt64(number))
-                out.append(literal: "\" class=\"glyphs\" d=\"")
+                out.append(literal: "\" d=\"")
                 appendContours(&out, contours)
                 out.append(literal: "\"/>")
             }
