@@ -100,7 +100,9 @@ import Testing
         process.executableURL = TallyProcess.executable
         process.arguments = ["docs", "doc.md"]
         process.currentDirectoryURL = folder
-        process.environment = ["TALLY_DOCS_PAUSE_AFTER_RENAME": "20", "PATH": "/usr/bin:/bin"]
+        // A pause far longer than a loaded machine takes to read the line and signal: the signal
+        // must land inside it (a signalled run ends at once, so the length costs nothing).
+        process.environment = ["TALLY_DOCS_PAUSE_AFTER_RENAME": "60", "PATH": "/usr/bin:/bin"]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

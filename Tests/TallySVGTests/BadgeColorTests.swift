@@ -151,15 +151,25 @@ import Testing
         }
     }
 
-    /// Under `--theme auto` a given colour is written the same in both schemes.
+    /// Under `--theme auto` a given colour is the same in both schemes: written once, before the
+    /// dark media query, which holds no rule for its role (the media query holds only the colours
+    /// that change, so a later rule there would be the only way to change it).
     @Test func autoKeepsAGivenColourInBothSchemes() throws {
         let badge = try Badge(count: try #require(TallyCount(exactly: 5)), label: "tests")
         let settings = BadgeSettings(
             format: .svg, label: "tests", appearance: Appearance(theme: .auto),
             plates: BadgePlates(label: RGBA(hex: 0x007EC6), value: RGBA(hex: 0x44CC11)))
         let svg = String(decoding: try Renderer.badge(badge, settings), as: UTF8.self)
-        for rule in [".valuePlate{fill:#44cc11}", ".labelPlate{fill:#007ec6}", ".valueText{fill:#000000}"] {
-            #expect(svg.components(separatedBy: rule).count == 3, "\(rule) in both schemes")
+        let parts = svg.components(separatedBy: "@media (prefers-color-scheme:dark)")
+        try #require(parts.count == 2, "one dark media query")
+        for (rule, role) in [
+            (".valuePlate{fill:#44cc11}", ".valuePlate{"), (".labelPlate{fill:#007ec6}", ".labelPlate{"),
+            (".valueText{fill:#000000}", ".valueText{"),
+        ] {
+            #expect(parts[0].components(separatedBy: rule).count == 2, "\(rule) once, for both schemes")
+            #expect(!parts[1].contains(role), "\(role) in the dark media query")
         }
+        // A colour that does change is in it: the marks' ink on the theme's paper.
+        #expect(parts[1].contains(".stroke{"))
     }
 }
