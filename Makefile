@@ -137,13 +137,19 @@ test-step-without-cairo:
 	@$(STEP) "test-without-cairo" $(MAKE) --no-print-directory test-without-cairo
 
 # The example packages, each as a user's package would use tally (make test runs them).
+# SwiftPM keeps an example's build plan (debug.yaml) and does not see a file added to one of
+# tally's targets, which it builds as a path dependency: the build then fails to find what the
+# new file declares. The plan is removed first (about a second of planning).
+FORGET_PLAN = rm -f
 example-snapshots:
 	@$(SEED) Examples/SnapshotExample/.build
+	@$(FORGET_PLAN) Examples/SnapshotExample/.build/debug.yaml
 	cd Examples/SnapshotExample && SNAPSHOT_TESTING_RECORD=never $(SWIFTPM) test $(ONE_JOB)
 
 example-library:
 	@$(SEED) Examples/LibraryExample/.build
 	@$(SEED) Examples/LibraryExample/.build-without-cairo
+	@$(FORGET_PLAN) Examples/LibraryExample/.build/debug.yaml Examples/LibraryExample/.build-without-cairo/debug.yaml
 	cd Examples/LibraryExample && $(SWIFTPM) run $(ONE_JOB) --quiet TallyLibraryExample
 	@# Once more with tally's Cairo trait off: it still runs, and links no Cairo (Linux: ldd).
 	@# --force-resolved-versions: the pins are the committed ones, never rewritten for the traits that are off.
@@ -155,6 +161,7 @@ example-library:
 
 example-docs:
 	@$(SEED) Examples/DocsExample/.build
+	@$(FORGET_PLAN) Examples/DocsExample/.build/debug.yaml
 	@# --check writes nothing, so it needs no permission (the plugin asks for it only to write).
 	cd Examples/DocsExample && $(SWIFTPM) package $(ONE_JOB) tally-docs --check
 	cd Examples/DocsExample && $(SWIFTPM) package $(ONE_JOB) tally-docs --help | grep -q "Default: README.md, docs/ and every .docc catalogue"
