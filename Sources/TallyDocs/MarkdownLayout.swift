@@ -229,7 +229,9 @@ private struct BlockParser {
             var end = position
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "\r") { end += 1 }
             var next = end < bytes.count ? end + 1 : end
-            if bytes[end..<next] == [UInt8(ascii: "\r")] && next < bytes.count && bytes[next] == UInt8(ascii: "\n") {
+            if end < bytes.count && bytes[end] == UInt8(ascii: "\r") && next < bytes.count
+                && bytes[next] == UInt8(ascii: "\n")
+            {
                 next += 1
             }
             readLine(position, end)
@@ -700,21 +702,15 @@ private struct BlockParser {
     /// The reference definitions at the start of a paragraph's `content`, their labels kept:
     /// the index after the last.
     mutating func readDefinitions(_ content: Gathered) -> Int {
-        var index = 0
-        while let definition = LinkSyntax.definition(content.text, at: index) {
-            definitions.insert(definition.label)
-            index = definition.end
-        }
-        return index
+        LinkSyntax.definitionsEnd(content.text) { definitions.insert($0) }
     }
 
     /// Whether a paragraph of `lines` is reference definitions alone (so a setext underline
     /// under it is none: cmark reads the definitions first).
     func isOnlyDefinitions(_ lines: [Range<Int>]) -> Bool {
         let text = gathered(lines).text
-        var index = 0
-        while let definition = LinkSyntax.definition(text, at: index) { index = definition.end }
-        return index > 0 && index >= text.count
+        let end = LinkSyntax.definitionsEnd(text) { _ in }
+        return end > 0 && end >= text.count
     }
 
     /// A `[` or `![` not yet closed, as cmark's bracket stack keeps it.
@@ -1079,7 +1075,9 @@ struct InlineHTML {
 private func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 private func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-private func isPunctuation(_ byte: UInt8) -> Bool {
+/// ASCII punctuation, which a backslash escapes (CommonMark §2.4): the scanner's and the link
+/// syntax's (`LinkSyntax`) test.
+func isPunctuation(_ byte: UInt8) -> Bool {
     (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
         || (0x7B...0x7E).contains(byte)
 }

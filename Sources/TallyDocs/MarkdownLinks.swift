@@ -30,7 +30,7 @@ enum LinkSyntax {
             case UInt8(ascii: "]"): return (start + 1..<index, index + 1)
             case UInt8(ascii: "["): return nil
             case UInt8(ascii: "\\"):
-                index += index + 1 < text.count && isASCIIPunctuation(text[index + 1]) ? 2 : 1
+                index += index + 1 < text.count && isPunctuation(text[index + 1]) ? 2 : 1
             default: index += 1
             }
         }
@@ -72,6 +72,17 @@ enum LinkSyntax {
         return (name, min(end + 1, text.count))
     }
 
+    /// The reference definitions at `start`, one after another: each one's label given to
+    /// `each`; the index after the last (`start` where none is).
+    static func definitionsEnd(_ text: [UInt8], from start: Int = 0, each: (String) -> Void) -> Int {
+        var index = start
+        while let definition = definition(text, at: index) {
+            each(definition.label)
+            index = definition.end
+        }
+        return index
+    }
+
     /// A destination at `start`: `<…>` with no line break or `<` in it, or bytes with no
     /// blank or control character and balanced parentheses (at most 32 deep). It may be empty.
     /// Only a definition's may end the text (cmark reads a paragraph with its line break).
@@ -92,7 +103,7 @@ enum LinkSyntax {
         var depth = 0
         while index < text.count {
             let byte = text[index]
-            if byte == UInt8(ascii: "\\") && index + 1 < text.count && isASCIIPunctuation(text[index + 1]) {
+            if byte == UInt8(ascii: "\\") && index + 1 < text.count && isPunctuation(text[index + 1]) {
                 index += 2
             } else if byte == UInt8(ascii: "(") {
                 depth += 1
@@ -159,10 +170,5 @@ enum LinkSyntax {
         let index = skipSpaces(text, from: start)
         guard index < text.count, text[index] == UInt8(ascii: "\n") else { return index }
         return skipSpaces(text, from: index + 1)
-    }
-
-    static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
-        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
-            || (0x7B...0x7E).contains(byte)
     }
 }

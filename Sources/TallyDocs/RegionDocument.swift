@@ -342,6 +342,7 @@ private struct Scanner {
             pieces.append(.region(region))
             textStart = closerEnd
             regionSpans.append(comment.start..<closerEnd)
+            inlineOpenerNotClosed = nil
         }
         if textStart < bytes.count { pieces.append(.text(Array(bytes[textStart...]))) }
         for (opener, closerEnd) in lineStarters {

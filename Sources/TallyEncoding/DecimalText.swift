@@ -137,13 +137,7 @@ package struct TextBuffer: ~Copyable {
         reserve(2 + 2 * Self.longestUnits).pointee = command
         count += 1
         appendUnits(first.magnitude, negative: first < 0, digits: digits, leadingZero: false, reserved: true)
-        // Written out rather than through `appendParted`: an SVG path is mostly these calls,
-        // and the compiler keeps that one a call of its own (15K instructions in `render 9999`).
-        if second >= 0 {
-            (start + count).pointee = UInt8(ascii: " ")
-            count += 1
-        }
-        appendUnits(second.magnitude, negative: second < 0, digits: digits, leadingZero: false, reserved: true)
+        appendParted(second, digits: digits)
     }
 
     /// A number after another, parted from it by a space or its own minus sign, in room already

@@ -295,6 +295,15 @@ import Testing
             guard let error = error as? RegionSyntaxError else { return false }
             return error.line == 1 && error.message.contains("closes on line 2")
         }
+        // Once a region is read in between, a stray closer after it is its own error, at its line.
+        let text =
+            "x <!-- tally render 1 -o a.svg -->\n<!-- tally render 2 -o b.svg -->\n<!-- /tally -->\n<!-- /tally -->\n"
+        #expect {
+            try RegionDocument(Array(text.utf8), kind: .markdown)
+        } throws: { error in
+            guard let error = error as? RegionSyntaxError else { return false }
+            return error.line == 4 && error.message.contains("with no region open")
+        }
     }
 
     @Test func anOpenerMaySpanLinesAndCountsThem() throws {
