@@ -19,7 +19,8 @@ import TallyPOSIX
 ///   run's remaining length. This finds exactly the matches a full search would, among far
 ///   fewer candidates.
 /// - Lazy evaluation as zlib does it (a literal and the next position's match, when that is
-///   longer), Huffman codes limited to 15 bits, and each block written dynamic, fixed or stored,
+///   longer, looked for after a match shorter than `lazyLimit`), chains cut at `chainLimit`
+///   as zlib's are, Huffman codes limited to 15 bits, and each block written dynamic, fixed or stored,
 ///   whichever is smallest.
 ///
 /// The output is any valid zlib stream, decoded by every inflater; it is deterministic: the
@@ -63,9 +64,22 @@ package enum ImageDeflater {
     /// for the codes to follow a change in the picture, long enough to amortise a block's header.
     static let blockSymbols = 16_383
 
-    /// Longest chain of earlier positions looked at for one match: the bytes over the 36-image
-    /// set were 1.048 × optipng at 128, 1.045 at 256 and 1.044 at 1,024 (BENCHMARKS.md).
-    static let chainLimit = 256
+    /// Longest chain of earlier positions looked at for one match. Over `make bench`'s 36 images
+    /// (BENCHMARKS.md, "PNG: the match finder's limits"), with `startChainLimit` and `lazyLimit`
+    /// below: 1.046 × optipng's bytes at 128, 1.050 at 96, 1.040 at 256, where 256 cost a drawn
+    /// 256 px PNG 1.7M instructions more, and 9,999 at 1,024 px 22M more.
+    static let chainLimit = 128
+
+    /// Chain looked at for the first position of a run, where the pixel before already gives a
+    /// match and the search of where the run ends (`chainLimit`) finds the longer ones: 16
+    /// gave the same bytes as 128, for 0.1M instructions less a 256 px image.
+    static let startChainLimit = 16
+
+    /// A match at least this long is taken without looking one position on for a longer one
+    /// (zlib's `max_lazy`): the look costs a whole search, and after a long match it seldom
+    /// wins. 32: 1.0464 × optipng; 16: 1.050; 258 (always look): 1.040, for 1M instructions
+    /// more a 256 px image.
+    static let lazyLimit = 32
 }
 
 extension ImageDeflater {
@@ -115,7 +129,8 @@ struct MatchFinder {
     /// The most recent inserted position of each hash, or -1.
     let head: UnsafeMutablePointer<Int32>
     /// For each inserted position of the last `window`, at `position & windowMask`, the
-    /// previous inserted position of the same hash, or -1. A chain is followed only while its
+    /// previous inserted position of the same hash, or -1 (an entry no position was inserted at
+    /// is never read, and never set). A chain is followed only while its
     /// positions are within the window, so an entry is read before it is written over.
     let previous: UnsafeMutablePointer<Int32>
     /// Positions below this one have been inserted (or skipped as runs).
@@ -128,7 +143,10 @@ struct MatchFinder {
     /// pixel further on.
     let runLimit: Int
 
-    static let hashBits = 15
+    /// 4,096 chains (16 KB of heads, set to -1 for every image): the positions put in them are
+    /// the few where something changes, so 32,768 (128 KB) cut no chain that mattered: the same
+    /// bytes within 0.01% over the 36 images, for 0.1M instructions more a 256 px image.
+    static let hashBits = 12
     static let window = 32_768
     static let windowMask = window - 1
     static let maxLength = 258
@@ -141,8 +159,9 @@ struct MatchFinder {
         self.rowLength = rowLength
         head = .allocate(capacity: 1 << Self.hashBits)
         head.initialize(repeating: -1, count: 1 << Self.hashBits)
+        // Left uninitialised: an entry is read only for a position a chain reached, which was
+        // inserted, so its entry was written then (128 KB a deflate not set for nothing).
         previous = .allocate(capacity: Self.window)
-        previous.initialize(repeating: -1, count: Self.window)
         runLimit = count - 3 - self.bytesPerPixel
     }
 
@@ -254,7 +273,7 @@ struct MatchFinder {
             if best < 3 {
                 // The run's first position: an earlier place that starts the same way.
                 var p = Int(head[hash(i)])
-                var chain = ImageDeflater.chainLimit
+                var chain = ImageDeflater.startChainLimit
                 while p >= 0 && i - p <= Self.window && chain > 0 {
                     if consider(p) { break }
                     p = Int(previous[p & Self.windowMask])
@@ -341,7 +360,7 @@ struct MatchFinder {
                 current = i < count ? longestMatch(at: i) : (0, 0)
                 continue
             }
-            if current.length < Self.maxLength && i + 1 < count {
+            if current.length < ImageDeflater.lazyLimit && i + 1 < count {
                 insert(upTo: i + 1)
                 let next = longestMatch(at: i + 1)
                 if next.length > current.length {
