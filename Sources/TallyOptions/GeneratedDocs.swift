@@ -1,7 +1,7 @@
 import TallyRender
 
-/// The lists of options the docs repeat, written from `RenderOption`'s declarations: SPEC §6's
-/// synopsis of `tally render`, the reference's table of drawing options and the server's query
+/// The lists of options the docs repeat, written from `RenderOption`'s declarations: the
+/// synopses of `tally render` (SPEC §6) and `tally badge` (SPEC §7), the reference's table of drawing options and the server's query
 /// parameters. Each is a marked region of its document, `make docs` fills it (through a hidden
 /// command of tally), and a unit test of `make check` fails, naming `make docs`, while one in the
 /// repository differs from what the declarations give. So an option is declared once, and no
@@ -25,6 +25,7 @@ package enum GeneratedDocs {
     package static var regions: [Region] {
         [
             Region(file: "docs/SPEC.md", name: "render synopsis", text: renderSynopsis),
+            Region(file: "docs/SPEC.md", name: "badge synopsis", text: badgeSynopsis),
             Region(file: "docs/reference.md", name: "drawing options", text: drawingOptions),
             Region(file: "docs/serving.md", name: "query parameters", text: queryParameters),
         ]
@@ -47,18 +48,31 @@ package enum GeneratedDocs {
             + String(document[close.lowerBound...])
     }
 
-    /// `tally render`'s synopsis as a code block, as SPEC §6 sets it: at most 100 columns, each
-    /// line after the first indented to the command's count.
+    /// `tally render`'s synopsis (SPEC §6).
     static var renderSynopsis: String {
         // `term`, the terminal preview, is the command line's own format beside the renderer's.
-        let formats = OutputFormat.allCases.map(\.rawValue) + ["term"]
+        synopsis("render", formats: OutputFormat.allCases.map(\.rawValue) + ["term"], options: RenderOption.all)
+    }
+
+    /// `tally badge`'s synopsis (SPEC §7).
+    static var badgeSynopsis: String {
+        synopsis("badge", formats: BadgeSettings.formats.map(\.rawValue), options: RenderOption.badgeOptions)
+    }
+
+    /// A command's synopsis as a code block, as SPEC §6 and §7 set them: its output, its format
+    /// and its options, the sides as one choice; at most 100 columns, each line after the first
+    /// indented to the command's count.
+    static func synopsis(_ command: String, formats: [String], options: [RenderOption]) -> String {
         var words = ["[-o PATH|-]", "[-f \(formats.joined(separator: "|"))]"]
-        words.append("[" + RenderOption.sides.map { "\($0.flag) \($0.synopsisValue)" }.joined(separator: " | ") + "]")
-        for option in RenderOption.all where !RenderOption.sides.contains(option) {
+        let sides = RenderOption.sides.filter(options.contains)
+        if !sides.isEmpty {
+            words.append("[" + sides.map { "\($0.flag) \($0.synopsisValue)" }.joined(separator: " | ") + "]")
+        }
+        for option in options where !sides.contains(option) {
             words.append("[" + synopsis(option).joined(separator: " | ") + "]")
         }
-        let indent = String(repeating: " ", count: "tally render ".count)
-        var lines = ["tally render <count> "]
+        let indent = String(repeating: " ", count: "tally \(command) ".count)
+        var lines = ["tally \(command) <count> "]
         for word in words {
             let last = lines[lines.count - 1]
             if last.count + word.count > 100 && last != indent {

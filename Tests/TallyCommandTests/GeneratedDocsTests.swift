@@ -39,6 +39,20 @@ import Testing
         for line in region.text.split(separator: "\n") { #expect(line.count <= 100, "\(line)") }
     }
 
+    /// SPEC §7's synopsis: a badge's options, shields.io's style among them.
+    @Test func theBadgeSynopsisIsSpecSeven() throws {
+        let region = try #require(GeneratedDocs.regions.first { $0.name == "badge synopsis" })
+        let words = region.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(region.text.hasPrefix("```\ntally badge <count> [-o PATH|-] [-f svg|png|pdf] [--scale F]"))
+        for literal in [
+            "[--theme light|dark|auto]", "[--style flat|flat-square|for-the-badge]", "[--color COLOR]",
+            "[--label-color COLOR]", "[--label TEXT]", "[--of N]", "[--c2 COLOR]",
+        ] {
+            #expect(words.contains(literal), "\(literal) in \(words)")
+        }
+        #expect(!words.contains("--size") && !words.contains("--background"))
+    }
+
     /// The reference's table has a row for each drawing option, its cells unbroken by `|`.
     @Test func theTableHasARowAnOption() throws {
         let region = try #require(GeneratedDocs.regions.first { $0.name == "drawing options" })
