@@ -21,36 +21,37 @@ import Testing
         #expect(current, "\(region.file): its \(region.name) differ from RenderOption's declarations; run make docs")
     }
 
-    /// SPEC §6's synopsis: every render option, in the spellings the command line takes.
-    @Test func theSynopsisIsSpecSix() throws {
-        let region = try #require(GeneratedDocs.regions.first { $0.name == "render synopsis" })
+    /// SPEC §6's and §7's synopses, as the SPEC words them: every option of the command, in the
+    /// spellings its command line takes, and none it does not take; at most 100 columns.
+    @Test(arguments: [
+        (
+            "render synopsis", "tally render <count> [-o PATH|-] [-f svg|png|pdf|json|term]",
+            [
+                "[--size PX | --width PX | --height PX]", "[--theme light|dark|auto]", "[--style clean|ink]",
+                "[--background COLOR|paper|none]", "[--fit content|frame]", "[--detail auto|full]", "[--animate]",
+                "[--animate-from M]", "[--caption | --no-caption]", "[--inset | --no-inset]", "[--of N]",
+                "[--ink COLOR]",
+            ]
+        ),
+        (
+            "badge synopsis", "tally badge <count> [-o PATH|-] [-f svg|png|pdf] [--scale F]",
+            [
+                "[--theme light|dark|auto]", "[--style flat|flat-square|for-the-badge]", "[--color COLOR]",
+                "[--label-color COLOR]", "[--label TEXT]", "[--of N]", "[--c2 COLOR]",
+            ]
+        ),
+    ])
+    func theSynopsesAreTheSpecs(_ name: String, _ opening: String, _ literals: [String]) throws {
+        let region = try #require(GeneratedDocs.regions.first { $0.name == name })
         let words = region.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(region.text.hasPrefix("```\ntally render <count> [-o PATH|-] [-f svg|png|pdf|json|term]"))
-        for literal in [
-            "[--size PX | --width PX | --height PX]", "[--theme light|dark|auto]", "[--style clean|ink]",
-            "[--background COLOR|paper|none]", "[--fit content|frame]", "[--detail auto|full]", "[--animate]",
-            "[--animate-from M]", "[--caption | --no-caption]", "[--inset | --no-inset]", "[--of N]", "[--ink COLOR]",
-        ] {
-            #expect(words.contains(literal), "\(literal) in \(words)")
-        }
-        for option in RenderOption.all {
-            #expect(words.contains("[\(option.flag)") || words.contains("| \(option.flag)"))
+        #expect(region.text.hasPrefix("```\n" + opening))
+        for literal in literals { #expect(words.contains(literal), "\(literal) in \(words)") }
+        let options = name == "badge synopsis" ? RenderOption.badgeOptions : RenderOption.all
+        for option in RenderOption.allCases where option.name != "style" {
+            let named = words.contains("[\(option.flag)") || words.contains("| \(option.flag)")
+            #expect(named == options.contains(option), "\(name) and \(option.flag)")
         }
         for line in region.text.split(separator: "\n") { #expect(line.count <= 100, "\(line)") }
-    }
-
-    /// SPEC §7's synopsis: a badge's options, shields.io's style among them.
-    @Test func theBadgeSynopsisIsSpecSeven() throws {
-        let region = try #require(GeneratedDocs.regions.first { $0.name == "badge synopsis" })
-        let words = region.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(region.text.hasPrefix("```\ntally badge <count> [-o PATH|-] [-f svg|png|pdf] [--scale F]"))
-        for literal in [
-            "[--theme light|dark|auto]", "[--style flat|flat-square|for-the-badge]", "[--color COLOR]",
-            "[--label-color COLOR]", "[--label TEXT]", "[--of N]", "[--c2 COLOR]",
-        ] {
-            #expect(words.contains(literal), "\(literal) in \(words)")
-        }
-        #expect(!words.contains("--size") && !words.contains("--background"))
     }
 
     /// The reference's table has a row for each drawing option, its cells unbroken by `|`.
