@@ -12,12 +12,13 @@ import TallyStyle
 /// (`?labelColor=`, `queryName`) and a badge's `--style`, a case of its own (`badgeStyle`)
 /// whose name is `style` as the tally's is, each command and route taking the one it lists.
 ///
-/// `--help`, the man page, the server's query and index page, `PlainRender` and the options
-/// model all read this enum; its order is the order values are checked in, so the first problem
-/// named is the same whichever front end, and in whichever order, they came. A new option is a
-/// new case: the compiler then asks for its declaration here and for its command-line property
-/// in `DrawingOptions` (swift-argument-parser declares an option as a property), and what it
-/// sets is a field of the settings the renderer reads, so the server's cache key has it too.
+/// `--help`, the man page, the server's query and index page, `PlainRender`, the options model
+/// and the docs' lists of options (`GeneratedDocs`) all read this enum; its order is the order
+/// values are checked in, so the first problem named is the same whichever front end, and in
+/// whichever order, they came. A new option is a new case: the compiler then asks for its
+/// declaration here and for its command-line property in `DrawingOptions` (swift-argument-parser
+/// declares an option as a property), and what it sets is a field of the settings the renderer
+/// reads, so the server's cache key has it too.
 package enum RenderOption: String, CaseIterable, Hashable, Sendable {
     case size
     case width
