@@ -243,8 +243,8 @@ ASAN_SUITES = TallyCairoTests|TallyBadgeTests|TallySVGTests|DecimalTextTests|Bat
 #
 # Each sanitized build compiles only the test targets whose suites it runs (TALLY_TEST_TARGETS,
 # Package.swift): not the geometry's, docs planner's or snapshots' (swift-snapshot-testing), and
-# of the command line's only TallyProcessTests, its suites run as processes (ten files, where
-# TallyCommandTests has thirty-two: about 50 s of CPU a build).
+# of the command line's only TallyProcessTests, its suites run as processes (not the twice as
+# many files of TallyCommandTests as well: about 50 s of CPU a build).
 ASAN_BUILD = --sanitize=address --build-path .build/asan --disable-default-traits --traits Cairo --force-resolved-versions
 ASAN_SWIFTPM = env TALLY_TEST_TARGETS=TallyBadgeTests,TallyCairoTests,TallyProcessTests,TallySVGTests $(SWIFTPM)
 TSAN_BUILD = --sanitize=thread --build-path .build/tsan
