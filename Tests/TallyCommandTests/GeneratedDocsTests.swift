@@ -18,7 +18,10 @@ import Testing
             "\(region.file) has no \(GeneratedDocs.opening(region.name)) … \(GeneratedDocs.closing)")
         // A Bool, so a failure prints the one line and not the two documents.
         let current = filled == document
-        #expect(current, "\(region.file): its \(region.name) differ from RenderOption's declarations; run make docs")
+        #expect(
+            current,
+            "\(region.file): its \(region.name) differ from RenderOption's declarations; run make docs (or make docs-lists, the lists alone)"
+        )
     }
 
     /// SPEC §6's and §7's synopses, as the SPEC words them: every option of the command, in the
