@@ -251,7 +251,7 @@ let package = Package(
         ),
         // The command line run as a process, on its files, descriptors and signals: the suites
         // the sanitizers and the trait-less build run (Makefile), apart from the rest of
-        // TallyCommandTests, so those builds compile ten files of tests and not forty-two.
+        // TallyCommandTests, so those builds compile its files of tests and not the rest as well.
         .testTarget(
             name: "TallyProcessTests",
             dependencies: [

@@ -44,6 +44,10 @@ package struct TallyCommand: ParsableCommand {
         _ = Output.newFileMode  // the umask, read once before any worker starts
         var arguments = emptyValuesKept(arguments)
         do {
+            if arguments.first == GeneratedDocsCommand.name {
+                try GeneratedDocsCommand.run(arguments.dropFirst())
+                return 0
+            }
             try rejectUnknownCommand(arguments)
             arguments = try negativeCountsRead(arguments)
             if let plain = PlainRender(arguments), try plain.run() { return 0 }

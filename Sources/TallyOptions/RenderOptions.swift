@@ -57,7 +57,7 @@ package struct RenderOptions: Sendable {
                 "--frame '\(Values.printable(given[.frame] ?? ""))' is not the frame of --of '\(goal.value)', a \(own.name) of \(Words.grouped(own.capacity)); give one of them, or that frame"
             )
         }
-        let sides = [RenderOption.size, .width, .height].filter { given[$0] != nil }
+        let sides = RenderOption.sides.filter { given[$0] != nil }
         if sides.count > 1 {
             throw .usage(
                 "give only one of --size, --width and --height; \(Values.list(sides.map(\.flag), conjunction: "and")) are given"

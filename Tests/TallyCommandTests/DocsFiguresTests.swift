@@ -66,6 +66,18 @@ import Testing
         }
     }
 
+    /// The largest count (SPEC §2), where the README, the SPEC and the badges' guide name it.
+    @Test func theLargestCountIsTheCodes() throws {
+        let largest = Words.grouped(TallyCount.maximum.value)
+        #expect(largest == "9,223,372,036,854,775,807")
+        for document in ["README.md", "docs/SPEC.md", "docs/badges.md"] {
+            Self.expect(["up to \(largest)"], in: try Self.text(document), document)
+        }
+        Self.expect(
+            ["\(Self.number(Viewport.maximumPixels / 1_000_000)) megapixels"], in: try Self.text("docs/SPEC.md"),
+            "docs/SPEC.md")
+    }
+
     /// The README and the guides it links to, where the figures moved from the README.
     @Test func theReadmeStatesTheCodesFigures() throws {
         let documents = ["README.md", "docs/design.md", "docs/reference.md", "docs/serving.md"]

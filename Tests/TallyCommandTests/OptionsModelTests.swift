@@ -32,6 +32,33 @@ import Testing
         }
     }
 
+    /// Every option declares samples (SPEC §6): at least two, each taken, and no two giving one
+    /// setting. The cache key's and the ETags' tests vary every option of `all` and
+    /// `badgeOptions` through them, pair by pair, which between them are every case: so each
+    /// option is varied by construction, and one added cannot leave another unvaried.
+    @Test func everyOptionHasSamplesThatDiffer() throws {
+        #expect(Set(RenderOption.all + RenderOption.badgeOptions) == Set(RenderOption.allCases))
+        for option in RenderOption.allCases {
+            #expect(option.samples.count >= 2, "\(option.flag) has two samples at least")
+            #expect(Set(option.samples).count == option.samples.count, "\(option.flag)'s samples are distinct")
+            var rendered: [RenderSettings: String] = [:]
+            var badges: [BadgeSettings: String] = [:]
+            for sample in option.samples {
+                let options = try RenderOptions([option: sample])
+                if option.declaration.render {
+                    let settings = try options.settings(format: .svg)
+                    #expect(rendered[settings] == nil, "\(option.flag) \(sample) is \(rendered[settings] ?? "")")
+                    rendered[settings] = sample
+                }
+                if option.declaration.badge {
+                    let settings = try options.badgeSettings(format: .svg)
+                    #expect(badges[settings] == nil, "badge \(option.flag) \(sample) is \(badges[settings] ?? "")")
+                    badges[settings] = sample
+                }
+            }
+        }
+    }
+
     /// `tally badge` offers exactly the options the table says a badge takes.
     @Test func theBadgeOffersItsOptions() throws {
         let help = try TallyProcess.run(["badge", "--help"]).text
