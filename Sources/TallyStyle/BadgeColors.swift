@@ -84,11 +84,8 @@ package enum ShieldsColors {
 package enum Contrast {
     /// The relative luminance of an opaque colour, 0 (black) to 1 (white).
     package static func luminance(_ color: RGBA) -> Double {
-        func linear(_ channel: UInt8) -> Double {
-            let c = Double(channel) / 255
-            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-        }
-        return 0.2126 * linear(color.red) + 0.7152 * linear(color.green) + 0.0722 * linear(color.blue)
+        0.2126 * linearSRGB[Int(color.red)] + 0.7152 * linearSRGB[Int(color.green)] + 0.0722
+            * linearSRGB[Int(color.blue)]
     }
 
     /// The contrast ratio of two opaque colours, 1 to 21.
