@@ -63,12 +63,13 @@ extension Proportions {
             let step = quincunxSide + seam
             return Point(Double(index % 2) * step, Double(index / 2) * step)
         case .square:
-            // Rows, top to bottom; a block's rows belong to the pair below.
-            let pair = level.pair - 1
-            return Point(0, Double(index) * (squareSize(pair).y + rowGap(pair)))
+            // Rows, top to bottom; a block's rows belong to the pair below. (The square's size
+            // worked out once, for its side and its scale: `rowGap(_:)` would again.)
+            let square = squareSize(level.pair - 1)
+            return Point(0, Double(index) * (square.y + rowGap * (square.x / hundredSide)))
         case .row:
-            let pair = level.pair
-            return Point(Double(index) * (squareSize(pair).x + squareGap(pair)), 0)
+            let square = squareSize(level.pair)
+            return Point(Double(index) * (square.x + squareGap * (square.x / hundredSide)), 0)
         }
     }
 

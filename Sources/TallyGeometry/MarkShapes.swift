@@ -30,13 +30,15 @@ enum MarkShapes {
     }
 
     /// The pen of a square's box and cross or diagonal.
-    static func squarePen(_ level: UnitLevel, _ proportions: Proportions) -> Double {
-        proportions.squareCapWidth * proportions.pairScale(level.pair)
+    /// (From the placement, not its proportions handed on: a copy of those, in every box, cost
+    /// 3K instructions in `render 9999`.)
+    static func squarePen(_ level: UnitLevel, _ placement: Placement) -> Double {
+        placement.proportions.squareCapWidth * placement.proportions.pairScale(level.pair)
     }
 
     /// A square's outline, inset by half its pen so the ink stays inside the cell.
     static func box(_ level: UnitLevel, at origin: Point, placement: Placement) -> Mark {
-        let pen = squarePen(level, placement.proportions)
+        let pen = squarePen(level, placement)
         let size = placement.cellSize(level)
         let (x0, y0) = (origin.x + pen / 2, origin.y + pen / 2)
         let (x1, y1) = (origin.x + size.x - pen / 2, origin.y + size.y - pen / 2)
@@ -50,7 +52,7 @@ enum MarkShapes {
 
     /// The cross of a collapsed hundred-block, corner to corner of its box.
     static func squareCross(at origin: Point, placement: Placement) -> Mark {
-        let pen = squarePen(.hundred, placement.proportions)
+        let pen = squarePen(.hundred, placement)
         return Mark(
             kind: .cross, unit: 100, color: .c2, width: pen,
             segments: diagonals(origin: origin, low: pen / 2, high: placement.cellSize(.hundred).x - pen / 2))
@@ -59,7 +61,7 @@ enum MarkShapes {
     /// A block's closing diagonal, top left to bottom right; the same whether the block is the
     /// frame (over its rows) or collapsed inside a larger structure (over its box).
     static func diagonal(_ level: UnitLevel, at origin: Point, placement: Placement) -> Mark {
-        let pen = squarePen(level, placement.proportions)
+        let pen = squarePen(level, placement)
         let size = placement.cellSize(level)
         return Mark(
             kind: .diagonal, unit: level.capacity, color: capColor(level), width: pen,
