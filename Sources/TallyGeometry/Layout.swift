@@ -12,9 +12,8 @@ extension Proportions {
     /// the ten-thousand-block, the million-block … Each above the first is ten rows of the pair
     /// below, stacked with nine row gaps: as wide as a row, taller by the wider row gaps.
     ///
-    /// Worked out pair by pair, without an array: a few products for the pairs a picture has,
-    /// and no array to keep beside the proportions (a stored array is what made a placement's
-    /// copies ask the runtime for `[Double]`'s metadata, BENCHMARKS.md).
+    /// Worked out pair by pair when asked, a few products for the pairs a picture has: the
+    /// proportions stay a value of numbers alone, with no array of sizes to make or carry.
     func squareSize(_ pair: Int) -> Point {
         guard pair > 0 else { return Point(0, 0) }
         let hundred = hundredSide
