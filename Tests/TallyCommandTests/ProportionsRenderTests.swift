@@ -6,7 +6,8 @@ import Testing
 /// The proportions the render options build reach the scene the renderer draws: one value,
 /// from `RenderOptions` through `RenderSettings` to every mark (SPEC §2).
 @Suite struct ProportionsRenderTests {
-    /// Proportions other than SPEC §2's in every field.
+    /// Proportions other than SPEC §2's in every field, each a whole number of eighths (so a
+    /// JSON scene, written to three decimals, holds them exactly: `SceneJSONTests`).
     static let other: Proportions = {
         var proportions = Proportions.standard
         proportions.gateSide = 12

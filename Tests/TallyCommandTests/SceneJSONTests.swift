@@ -52,17 +52,11 @@ import Testing
     }
 
     /// SPEC §5: a scene drawn with other proportions than SPEC §2's reads back as drawn, its
-    /// frame as written. These proportions are whole eighths, so every number of a picture to
-    /// 10,000 is written exactly and reads back equal, mark for mark; above, to three decimals.
+    /// frame as written. These proportions (`ProportionsRenderTests.other`) are whole eighths,
+    /// so every number of a picture to 10,000 is written exactly and reads back equal, mark for
+    /// mark; above, to three decimals.
     @Test func aSceneOfOtherProportionsRoundTrips() throws {
-        var proportions = Proportions.standard
-        proportions.gateSide = 12
-        proportions.strokeSpacing = 2.5
-        (proportions.strokeTop, proportions.strokeBottom, proportions.strokeWidth) = (1, 11, 1)
-        (proportions.slashStart, proportions.slashEnd, proportions.slashWidth) = (Point(1, 8.5), Point(11, 3.5), 1.25)
-        (proportions.quincunxCrossInset, proportions.quincunxCrossWidth) = (1.5, 2)
-        (proportions.seam, proportions.squareGap, proportions.rowGap) = (20, 32, 48)
-        (proportions.squareCapWidth, proportions.rowLineWidth) = (3, 4)
+        let proportions = ProportionsRenderTests.other
         for value in [UInt64(0), 7, 25, 137, 1_234, 9_999, 10_000, 12_345, 1_234_567] {
             for goal in [nil, TallyCount(exactly: 9_000)] where goal.map({ $0.value >= value }) ?? true {
                 let count = try #require(TallyCount(exactly: value))
