@@ -447,8 +447,10 @@ public enum Renderer {
         scene: TallyScene, as format: OutputFormat, _ settings: RenderSettings = RenderSettings()
     ) throws(RenderError) -> [UInt8] {
         let fit = settings.fit ?? .content
-        let viewport = try viewport(
-            scene.canvas.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
+        // The part shown is found with the settings' proportions: a scene drawn with others is
+        // drawn again with the settings it was drawn with.
+        let shown = scene.canvas.shown(fit, for: scene.count, settings.proportions)
+        let viewport = try viewport(shown, settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
         if settings.isScaled(format) {
             drawn.floorPens(pixelsPerUnit: viewport.pixelsPerUnit)
