@@ -41,9 +41,13 @@ extension SceneJSON {
     /// Reads a JSON scene back: the scene `encode` wrote, with the same marks to the precision
     /// written (three decimals), so encoding it again gives the same text. A `viewport`, if any,
     /// is not part of the scene and is skipped.
+    /// The frame's size is read as written: a scene drawn with other proportions than SPEC §2's
+    /// has other cells, and reads back as drawn. One within a millionth of its unit's standard
+    /// cell is that cell, exactly.
     /// - Throws: `DecodingError` for JSON that is not a scene: a missing or mistyped field, a
-    ///   count over Int64.max, a frame that is not a unit's cell or does not hold the count, an
-    ///   unknown kind or colour, a segment of other than 4 or 6 numbers, an opacity outside 0 … 1.
+    ///   count over Int64.max, a frame whose unit does not hold the count or whose size is not
+    ///   above 0, an unknown kind or colour, a segment of other than 4 or 6 numbers, an opacity
+    ///   outside 0 … 1.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> TallyScene {
         let file: File
         do {
@@ -59,12 +63,14 @@ extension SceneJSON {
         else {
             throw DecodingError("frame unit \(file.frame.unit) is not a unit that holds the count \(count.value)")
         }
-        let canvas = Canvas(level: level)
+        let (width, height) = (file.frame.width, file.frame.height)
+        guard width.isFinite, height.isFinite, width > 0, height > 0 else {
+            throw DecodingError("frame \(width) × \(height) is not a size; both sides must be above 0")
+        }
+        var canvas = Canvas(level: level)
         func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= max(abs(b), 1) * 1e-6 }
-        guard close(file.frame.width, canvas.width), close(file.frame.height, canvas.height) else {
-            throw DecodingError(
-                "frame \(file.frame.width) × \(file.frame.height) is not the cell of the \(level.name), \(canvas.width) × \(canvas.height)"
-            )
+        if !close(width, canvas.width) || !close(height, canvas.height) {
+            (canvas.width, canvas.height) = (width, height)
         }
         var marks: [Mark] = []
         marks.reserveCapacity(file.marks.count)

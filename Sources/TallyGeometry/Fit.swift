@@ -14,15 +14,21 @@ extension Canvas {
     /// For `.content` it is the smallest rectangle around the cells of the frame's children that
     /// hold any of the count; it depends on the cells only, never on the marks, so the level of
     /// detail (decided after the fit) cannot change what is shown.
+    /// A frame drawn with the standard proportions (`Proportions.standard`).
     public func shown(_ fit: Fit, for count: TallyCount) -> Rect {
-        shown(fit, for: count, placement: .design)
+        shown(fit, for: count, .standard)
+    }
+
+    /// The same for a frame drawn with `proportions`.
+    package func shown(_ fit: Fit, for count: TallyCount, _ proportions: Proportions) -> Rect {
+        shown(fit, for: count, placement: .designed(proportions))
     }
 
     /// The part of this frame that `fit` shows for `count` as the scene of that level of detail
     /// places it: with its sibling steps in whole output pixels (`Placement`), so a little
     /// smaller than `shown(_:for:)`.
-    package func shown(_ fit: Fit, for count: TallyCount, detail: Detail) -> Rect {
-        shown(fit, for: count, placement: Placement(detail))
+    package func shown(_ fit: Fit, for count: TallyCount, detail: Detail, _ proportions: Proportions) -> Rect {
+        shown(fit, for: count, placement: Placement(detail, proportions))
     }
 
     func shown(_ fit: Fit, for count: TallyCount, placement: Placement) -> Rect {

@@ -32,7 +32,7 @@ enum RemainingCells {
         // twenty-five-unit has no box, and its gates reach into its corners: its outline runs
         // on its border, around the gates, never through them.
         let pixel = onePixel(detail)
-        let inset = level.shape == .quincunx ? 0 : 2 * pen(level) + 2 * pixel
+        let inset = level.shape == .quincunx ? 0 : 2 * pen(level, placement) + 2 * pixel
         // Its dots as close as designed at every size: one outline, never a weight to keep down.
         return outline(level, at: Point(0, 0), placement, pixel, inset: inset, spacing: 4)
     }
@@ -49,7 +49,9 @@ enum RemainingCells {
     ) {
         guard goal > count else { return }
         if level == .gate {
-            for index in Int(count)..<Int(goal) { marks.append(strokePlace(index, gateAt: origin, pixel)) }
+            for index in Int(count)..<Int(goal) {
+                marks.append(strokePlace(index, gateAt: origin, placement, pixel))
+            }
             return
         }
         guard let child = level.child else { return }
@@ -63,7 +65,7 @@ enum RemainingCells {
             let at = origin + placement.childOffset(level, index)
             if filled == 0 && held == capacity {
                 marks.append(outline(child, at: at, placement, pixel))
-            } else if child == .gate || detail.showsUnits(of: child.child ?? child) {
+            } else if child == .gate || detail.showsUnits(of: child.child ?? child, placement.proportions) {
                 add(child, goal: held, count: filled, at: at, detail, placement, pixel, &marks)
             }
         }
@@ -71,12 +73,12 @@ enum RemainingCells {
 
     /// The pen of a remaining outline: half the pen of a mark of the same cell, so the marks
     /// read first.
-    private static func pen(_ level: UnitLevel) -> Double {
+    private static func pen(_ level: UnitLevel, _ placement: Placement) -> Double {
         switch level.shape {
-        case .stroke, .gate: Proportions.strokeWidth / 2
-        case .quincunx: Proportions.quincunxCrossWidth / 2
-        case .square: MarkShapes.squarePen(level) / 2
-        case .row: MarkShapes.squarePen(level.child!) / 2
+        case .stroke, .gate: placement.proportions.strokeWidth / 2
+        case .quincunx: placement.proportions.quincunxCrossWidth / 2
+        case .square: MarkShapes.squarePen(level, placement) / 2
+        case .row: MarkShapes.squarePen(level.child!, placement) / 2
         }
     }
 
@@ -85,7 +87,7 @@ enum RemainingCells {
         _ level: UnitLevel, at origin: Point, _ placement: Placement, _ pixel: Double, inset: Double = 0,
         spacing: Double? = nil
     ) -> Mark {
-        let pen = pen(level)
+        let pen = pen(level, placement)
         let size = placement.cellSize(level)
         let (x0, y0) = (origin.x + pen / 2 + inset, origin.y + pen / 2 + inset)
         let (x1, y1) = (origin.x + size.x - pen / 2 - inset, origin.y + size.y - pen / 2 - inset)
@@ -107,14 +109,19 @@ enum RemainingCells {
     }
 
     /// The place of stroke `index` (0–3) or of the slash (4) in a gate, dotted.
-    private static func strokePlace(_ index: Int, gateAt origin: Point, _ pixel: Double) -> Mark {
+    private static func strokePlace(
+        _ index: Int, gateAt origin: Point, _ placement: Placement, _ pixel: Double
+    ) -> Mark {
+        // The places as designed, whatever the scale: a remaining place is never pixel-placed.
+        let proportions = placement.proportions
         let segment =
             index < 4
             ? Segment(
-                origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeTop,
-                origin.x + Proportions.strokeXs[index], origin.y + Proportions.strokeBottom)
-            : Segment(origin + Proportions.slashStart, origin + Proportions.slashEnd)
-        return mark(1, pen(.gate), dots(segment, max(pen(.gate), pixel), spacing: spacing(pen(.gate), pixel)))
+                origin.x + proportions.strokeX(index), origin.y + proportions.strokeTop,
+                origin.x + proportions.strokeX(index), origin.y + proportions.strokeBottom)
+            : Segment(origin + proportions.slashStart, origin + proportions.slashEnd)
+        let pen = pen(.gate, placement)
+        return mark(1, pen, dots(segment, max(pen, pixel), spacing: spacing(pen, pixel)))
     }
 
     private static func mark(_ unit: UInt64, _ pen: Double, _ segments: [Segment]) -> Mark {

@@ -1,48 +1,45 @@
-/// Where units sit: cell sizes and child positions, derived from `Proportions`.
+/// Where units sit as designed: cell sizes and child positions, derived from the proportions
+/// the picture is drawn with.
 ///
 /// Every unit's first child sits at the unit's own origin, so a mark keeps its layout position
 /// when the count grows into a larger frame (the twenty-five-unit of 25 becomes the north-west
 /// quarter of the hundred-block of 26, which becomes the first block of the row of 101, …).
-enum Layout {
+extension Proportions {
     /// Side of the hundred-block: two twenty-five-units and the seam.
-    static let hundredSide = 2 * Proportions.quincunxSide + Proportions.seam
+    var hundredSide: Double { 2 * quincunxSide + seam }
 
-    /// The size of the square of each pair (index 1 … 10): the hundred-block, the
-    /// ten-thousand-block, the million-block … Each above the first is ten rows of the pair
+    /// The size of the square of a pair (index 1 … 10; x: width, y: height): the hundred-block,
+    /// the ten-thousand-block, the million-block … Each above the first is ten rows of the pair
     /// below, stacked with nine row gaps: as wide as a row, taller by the wider row gaps.
     ///
-    /// Widths and heights in turn, as a flat array of numbers: an array of points is a generic
-    /// type of its own, whose metadata a first render builds at run time (about 7K instructions).
-    private static let squareSides: [Double] = {
-        var sides = [0, 0, hundredSide, hundredSide]
-        sides.reserveCapacity(20)
-        for pair in 1..<10 {
-            let (width, height) = (sides[2 * pair], sides[2 * pair + 1])
-            let scale = width / hundredSide
-            sides.append(10 * width + 9 * Proportions.squareGap * scale)
-            sides.append(10 * height + 9 * Proportions.rowGap * scale)
+    /// Worked out pair by pair when asked, a few products for the pairs a picture has: the
+    /// proportions stay a value of numbers alone, with no array of sizes to make or carry.
+    func squareSize(_ pair: Int) -> Point {
+        guard pair > 0 else { return Point(0, 0) }
+        let hundred = hundredSide
+        var (width, height) = (hundred, hundred)
+        for _ in 1..<pair {
+            let scale = width / hundred
+            (width, height) = (10 * width + 9 * squareGap * scale, 10 * height + 9 * rowGap * scale)
         }
-        return sides
-    }()
-
-    /// The size of the square of a pair (x: width, y: height).
-    static func squareSize(_ pair: Int) -> Point { Point(squareSides[2 * pair], squareSides[2 * pair + 1]) }
+        return Point(width, height)
+    }
 
     /// How much the squares and rows of a pair are scaled up from pair 1 (by width).
-    static func pairScale(_ pair: Int) -> Double { squareSides[2 * pair] / hundredSide }
+    func pairScale(_ pair: Int) -> Double { squareSize(pair).x / hundredSide }
 
     /// The gap between squares of a row of a pair.
-    static func squareGap(_ pair: Int) -> Double { Proportions.squareGap * pairScale(pair) }
+    func squareGap(_ pair: Int) -> Double { squareGap * pairScale(pair) }
 
     /// The gap between the rows of a block, for rows of a pair.
-    static func rowGap(_ pair: Int) -> Double { Proportions.rowGap * pairScale(pair) }
+    func rowGap(_ pair: Int) -> Double { rowGap * pairScale(pair) }
 
     /// The size of a unit's cell (x: width, y: height).
-    static func cellSize(_ level: UnitLevel) -> Point {
+    func cellSize(_ level: UnitLevel) -> Point {
         switch level.shape {
         case .stroke: return Point(0, 0)
-        case .gate: return Point(Proportions.gateSide, Proportions.gateSide)
-        case .quincunx: return Point(Proportions.quincunxSide, Proportions.quincunxSide)
+        case .gate: return Point(gateSide, gateSide)
+        case .quincunx: return Point(quincunxSide, quincunxSide)
         case .square:
             return squareSize(level.pair)
         case .row:
@@ -52,6 +49,44 @@ enum Layout {
         }
     }
 
+    /// Where child `index` (in fill order) of a unit sits, relative to the unit's origin.
+    func childOffset(_ level: UnitLevel, _ index: Int) -> Point {
+        switch level.shape {
+        case .stroke, .gate:
+            return Point(0, 0)
+        case .quincunx:
+            let (column, row) = Layout.quincunxCell(index)
+            return Point(column * gateSide, row * gateSide)
+        case .square where level == .hundred:
+            // NW, NE, SW, SE
+            let step = quincunxSide + seam
+            return Point(Double(index % 2) * step, Double(index / 2) * step)
+        case .square:
+            // Rows, top to bottom; a block's rows belong to the pair below. (The square's size
+            // worked out once, for its side and its scale: `rowGap(_:)` would again.)
+            let square = squareSize(level.pair - 1)
+            return Point(0, Double(index) * (square.y + rowGap * (square.x / hundredSide)))
+        case .row:
+            let square = squareSize(level.pair)
+            return Point(Double(index) * (square.x + squareGap * (square.x / hundredSide)), 0)
+        }
+    }
+
+    /// The step between consecutive children of a unit, as designed: gate cells in a
+    /// twenty-five-unit, quarters of a hundred-block, rows of a block, squares of a row.
+    func pitch(_ level: UnitLevel) -> Double {
+        switch level.shape {
+        case .stroke, .gate: 0
+        case .quincunx: gateSide
+        case .square where level == .hundred: quincunxSide + seam
+        case .square: childOffset(level, 1).y
+        case .row: childOffset(level, 1).x
+        }
+    }
+}
+
+/// The order units fill, whatever their proportions.
+enum Layout {
     /// Dice-five fill order (SPEC §2): centre first, then NW, NE, SW, SE, in gate cells.
     static func quincunxCell(_ index: Int) -> (column: Double, row: Double) {
         switch index {
@@ -62,43 +97,24 @@ enum Layout {
         default: (2, 2)
         }
     }
-
-    /// Where child `index` (in fill order) of a unit sits, relative to the unit's origin.
-    static func childOffset(_ level: UnitLevel, _ index: Int) -> Point {
-        switch level.shape {
-        case .stroke, .gate:
-            return Point(0, 0)
-        case .quincunx:
-            let (column, row) = quincunxCell(index)
-            return Point(column * Proportions.gateSide, row * Proportions.gateSide)
-        case .square where level == .hundred:
-            // NW, NE, SW, SE
-            let step = Proportions.quincunxSide + Proportions.seam
-            return Point(Double(index % 2) * step, Double(index / 2) * step)
-        case .square:
-            // Rows, top to bottom; a block's rows belong to the pair below.
-            let pair = level.pair - 1
-            return Point(0, Double(index) * (squareSize(pair).y + rowGap(pair)))
-        case .row:
-            let pair = level.pair
-            return Point(Double(index) * (squareSize(pair).x + squareGap(pair)), 0)
-        }
-    }
 }
 
-/// Where units sit at one output scale (SPEC §2, "Small sizes"): `Layout`'s proportions with the
+/// Where units sit at one output scale (SPEC §2, "Small sizes"): the proportions' layout with the
 /// step between siblings (squares in a row, rows in a block, the quarters of a hundred-block,
 /// the gates of a twenty-five-unit) rounded down to a whole number of output pixels.
 ///
 /// Rounded independently, ten squares 6.16 px apart land 6 or 7 px apart and two of them can
 /// touch; at one whole-pixel step every sibling is drawn alike, and the pixels saved go to the
 /// margins. A unit's size follows its children's steps, so a row's line ends where its last
-/// square does. Without an output scale (`Detail.full`) this is `Layout` as designed.
+/// square does. Without an output scale (`Detail.full`) this is the layout as designed.
 struct Placement {
+    /// The proportions the picture is drawn with: every mark's shape reads them here.
+    let proportions: Proportions
     /// The step between consecutive children of each rank, in layout units.
     private let pitches: [Double]
     /// The cell of each rank, in layout units (x: width, y: height).
-    /// Each level's cell, width and height in turn (flat, as `Layout.squareSides`).
+    /// Each level's cell, width and height in turn (flat: an array of points is a generic type
+    /// of its own, whose metadata a first render builds at run time, about 7K instructions).
     private let sizes: [Double]
     /// The x of a gate's four strokes in its cell, and of its slash's two ends, for a gate in
     /// each column of the dice five (0 left, 1 centre, 2 right): as designed, except where the
@@ -119,36 +135,43 @@ struct Placement {
         (slashColumns[2 * column], slashColumns[2 * column + 1])
     }
 
-    init(_ detail: Detail) {
+    init(_ detail: Detail, _ proportions: Proportions) {
         if case .automatic(let pixelsPerUnit) = detail {
-            self.init(pixelsPerUnit: pixelsPerUnit)
+            self.init(pixelsPerUnit: pixelsPerUnit, proportions)
         } else {
-            self = .design
+            self = .designed(proportions)
         }
     }
 
     /// The placement of a picture in `frame`: a twenty-five-unit that is the whole picture (1
     /// to 24) has the image's margin beside it, so at the smallest sizes its side gates' strokes
     /// may reach into it (`reach`); inside a larger unit they may not, for a neighbour is there.
-    init(_ detail: Detail, frame: UnitLevel) {
+    init(_ detail: Detail, frame: UnitLevel, _ proportions: Proportions) {
         guard frame == .twentyFive, case .automatic(let pixelsPerUnit) = detail else {
-            self.init(detail)
+            self.init(detail, proportions)
             return
         }
-        self.init(pixelsPerUnit: pixelsPerUnit, reach: Proportions.minimumMarginPixels)
+        self.init(pixelsPerUnit: pixelsPerUnit, proportions, reach: Proportions.minimumMarginPixels)
     }
 
-    /// The layout as designed, made once.
-    static let design = Placement(pixelsPerUnit: nil)
+    /// The standard layout as designed, made once.
+    static let design = Placement(pixelsPerUnit: nil, .standard)
+
+    /// The layout of `proportions` as designed: the standard one made once, any other now.
+    static func designed(_ proportions: Proportions) -> Placement {
+        proportions == .standard ? design : Placement(pixelsPerUnit: nil, proportions)
+    }
 
     /// - Parameters:
     ///   - pixelsPerUnit: the output scale; nil for the layout as designed.
+    ///   - proportions: the proportions the picture is drawn with.
     ///   - reach: the output pixels a side gate's strokes may stand past its twenty-five-unit's
     ///     cell at small sizes, where two gates of a row would otherwise touch (`init(_:frame:)`).
-    init(pixelsPerUnit: Double?, reach: Double = 0) {
+    init(pixelsPerUnit: Double?, _ proportions: Proportions, reach: Double = 0) {
         // At a scale, from the design made once (its steps, and its stroke places, which most
         // scales keep and share): a render places units three or four times.
-        let designed = pixelsPerUnit == nil ? nil : Placement.design
+        let designed = pixelsPerUnit == nil ? nil : Placement.designed(proportions)
+        self.proportions = proportions
         var pitches: [Double] = []
         var sizes: [Double] = []
         pitches.reserveCapacity(UnitLevel.largest.rank + 1)
@@ -161,7 +184,7 @@ struct Placement {
         // By rank, not through `UnitLevel.all`: an array of levels built at first use.
         for rank in 0...UnitLevel.largest.rank {
             let level = UnitLevel(rank: rank)
-            var pitch = designed?.pitches[rank] ?? Layout.pitch(level)
+            var pitch = designed?.pitches[rank] ?? proportions.pitch(level)
             if let pixelsPerUnit, pixelsPerUnit.isFinite, pixelsPerUnit > 0 {
                 let pixels = (pitch * pixelsPerUnit).rounded(.down)
                 if pixels >= 1 { pitch = pixels / pixelsPerUnit }
@@ -170,13 +193,13 @@ struct Placement {
             let last = Double(max(level.childCount - 1, 0))
             switch level.shape {
             case .stroke, .gate:
-                append(Layout.cellSize(level))
+                append(proportions.cellSize(level))
             case .quincunx:
                 // Three gate cells a side: two steps and one cell.
-                let side = 2 * pitch + Proportions.gateSide
+                let side = 2 * pitch + proportions.gateSide
                 append(Point(side, side))
             case .square where level == .hundred:
-                let side = pitch + Proportions.quincunxSide
+                let side = pitch + proportions.quincunxSide
                 append(Point(side, side))
             case .square:
                 let row = size(level.rank - 1)
@@ -188,13 +211,17 @@ struct Placement {
         }
         self.pitches = pitches
         self.sizes = sizes
-        var strokeColumns =
-            designed?.strokeColumns ?? Proportions.strokeXs + Proportions.strokeXs + Proportions.strokeXs
-        let (slashStart, slashEnd) = (Proportions.slashStart.x, Proportions.slashEnd.x)
+        var strokeColumns = designed?.strokeColumns ?? []
+        if designed == nil {
+            strokeColumns.reserveCapacity(12)
+            for _ in 0..<3 {
+                for index in 0..<4 { strokeColumns.append(proportions.strokeX(index)) }
+            }
+        }
+        let (slashStart, slashEnd) = (proportions.slashStart.x, proportions.slashEnd.x)
         var slashColumns = designed?.slashColumns ?? [slashStart, slashEnd, slashStart, slashEnd, slashStart, slashEnd]
-        let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
-        if let pixelsPerUnit, pixelsPerUnit.isFinite, spacing * pixelsPerUnit < 2 {
-            let cell = Proportions.gateSide * pixelsPerUnit
+        if let pixelsPerUnit, pixelsPerUnit.isFinite, proportions.strokeSpacing * pixelsPerUnit < 2 {
+            let cell = proportions.gateSide * pixelsPerUnit
             let step = pitches[UnitLevel.twentyFive.rank] * pixelsPerUnit
             // The left gate's strokes end at 7 px, the right one's start 7 px before its cell's
             // end: a pixel apart at least. Where they would touch, each side reaches past the
@@ -241,20 +268,6 @@ struct Placement {
             return Point(0, Double(index) * step)
         case .row:
             return Point(Double(index) * step, 0)
-        }
-    }
-}
-
-extension Layout {
-    /// The step between consecutive children of a unit, as designed: gate cells in a
-    /// twenty-five-unit, quarters of a hundred-block, rows of a block, squares of a row.
-    static func pitch(_ level: UnitLevel) -> Double {
-        switch level.shape {
-        case .stroke, .gate: 0
-        case .quincunx: Proportions.gateSide
-        case .square where level == .hundred: Proportions.quincunxSide + Proportions.seam
-        case .square: childOffset(level, 1).y
-        case .row: childOffset(level, 1).x
         }
     }
 }

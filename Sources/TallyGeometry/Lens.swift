@@ -54,20 +54,23 @@ package enum Lens {
         ///   - pixelsPerUnit: the picture's scale.
         ///   - image: the image's size in output pixels before the lens.
         ///   - side: the side the user fixed, in output pixels.
+        ///   - proportions: the proportions the picture is drawn with.
         package static func plan(
-            frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double), side: Double
+            frame: UnitLevel, pixelsPerUnit: Double, image: (width: Double, height: Double), side: Double,
+            _ proportions: Proportions
         ) -> Room? {
-            guard pixelsPerUnit.isFinite, pixelsPerUnit > 0, wanted(frame: frame, pixelsPerUnit: pixelsPerUnit)
+            guard pixelsPerUnit.isFinite, pixelsPerUnit > 0,
+                wanted(frame: frame, pixelsPerUnit: pixelsPerUnit, proportions)
             else { return nil }
-            let unit = Layout.cellSize(.twentyFive).x
-            let legible = legibleScale
+            let unit = proportions.cellSize(.twentyFive).x
+            let legible = legibleScale(proportions)
             let lead = Proportions.minimumMarginPixels
             let gap = max(Proportions.minimumMarginPixels, (side * Proportions.marginShare).rounded())
             // The room under the picture, to a square of the side fixed at most.
             let limit = max(side, image.width)
             let room = limit - image.height - lead - gap - 2 * framing
             // At most a finished row's area at the picture's scale.
-            let row = Placement(pixelsPerUnit: pixelsPerUnit).cellSize(.thousandRow)
+            let row = Placement(pixelsPerUnit: pixelsPerUnit, proportions).cellSize(.thousandRow)
             let rowArea = row.x * pixelsPerUnit * row.y * pixelsPerUnit
             // The lens's extent is its dotted outline, `padding` outside the copy's cell.
             let largest = min(room, rowArea.squareRoot() - 2 * (padding + 1), image.width - 2 * gap)
@@ -76,7 +79,7 @@ package enum Lens {
             guard copySide >= legible * Proportions.insetGlanceMargin * unit else { return nil }
             let scale = copySide / unit
             // The copy's cell as the builder places it at its scale, in whole pixels.
-            let cell = (Placement(pixelsPerUnit: scale).cellSize(.twentyFive).x * scale).rounded(.up)
+            let cell = (Placement(pixelsPerUnit: scale, proportions).cellSize(.twentyFive).x * scale).rounded(.up)
             return Room(pixels: cell + lead + gap + 2 * framing, pixelsPerUnit: scale, side: cell, lead: lead)
         }
     }
@@ -84,14 +87,14 @@ package enum Lens {
     /// Whether a picture's last digits do not read in place: a picture of rows (a frame of 1,000
     /// or 10,000) whose gates' strokes do not stand the legible gap apart. There a lens is drawn
     /// where it has room, and the count written where it has none (`Magnitude.writesDigits`).
-    package static func wanted(frame: UnitLevel, pixelsPerUnit: Double) -> Bool {
+    package static func wanted(frame: UnitLevel, pixelsPerUnit: Double, _ proportions: Proportions) -> Bool {
         (frame == .thousandRow || frame == .tenThousandBlock)
-            && !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate)
+            && !Detail.automatic(pixelsPerUnit: pixelsPerUnit).showsUnits(of: .gate, proportions)
     }
 
     /// The smallest scale at which a gate's strokes read: pens and gaps legible.
-    package static var legibleScale: Double {
-        let features = Detail.features(of: .gate)
+    package static func legibleScale(_ proportions: Proportions) -> Double {
+        let features = Detail.features(of: .gate, proportions)
         return max(Proportions.legibleGapPixels / features.gap, Proportions.legibleStrokePixels / features.width)
     }
 
@@ -109,12 +112,14 @@ package enum Lens {
     /// - Parameters:
     ///   - image: the grown image, in layout units.
     ///   - picture: the image's height before the lens, in output pixels.
+    ///   - proportions: the proportions the picture, and so its lens, is drawn with.
     package static func marks(
-        count: UInt64, frame: UnitLevel, room: Room, pixelsPerUnit: Double, image: Rect, picture: Double
+        count: UInt64, frame: UnitLevel, room: Room, pixelsPerUnit: Double, image: Rect, picture: Double,
+        _ proportions: Proportions
     ) -> [Mark] {
         guard count < frame.capacity else { return [] }
         let pixel = 1 / pixelsPerUnit
-        let placement = Placement(pixelsPerUnit: pixelsPerUnit)
+        let placement = Placement(pixelsPerUnit: pixelsPerUnit, proportions)
         // Where the square holding the next mark sits, and its quarter.
         var squareOrigin = Point(0, 0)
         var walking = frame
@@ -147,7 +152,7 @@ package enum Lens {
             Point(corner.x + point.x * enlargement, corner.y + point.y * enlargement)
         }
         let detail = Detail.automatic(pixelsPerUnit: scale)
-        let copyPlacement = Placement(pixelsPerUnit: scale)
+        let copyPlacement = Placement(pixelsPerUnit: scale, proportions)
         var copied = SceneBuilder.marks(
             count: inQuarter, frame: .twentyFive, detail: detail, placement: copyPlacement)
         // Its cell dotted, a few pixels out, as a cell being filled is in place.

@@ -2,27 +2,33 @@
 extension Detail {
     /// Whether units of this level can be drawn one by one at this detail: their pens at least
     /// `Proportions.legibleStrokePixels` wide and the gaps between them at least
-    /// `Proportions.legibleGapPixels`. Always true for `.full`.
-    public func showsUnits(of level: UnitLevel) -> Bool {
+    /// `Proportions.legibleGapPixels`. Always true for `.full`. Units drawn with the standard
+    /// proportions (`Proportions.standard`).
+    public func showsUnits(of level: UnitLevel) -> Bool { showsUnits(of: level, .standard) }
+
+    /// The same for units drawn with `proportions`.
+    package func showsUnits(of level: UnitLevel, _ proportions: Proportions) -> Bool {
         guard case .automatic(let pixelsPerUnit) = self else { return true }
-        let features = Self.features(of: level)
+        let features = Self.features(of: level, proportions)
         return features.width * pixelsPerUnit >= Proportions.legibleStrokePixels
             && features.gap * pixelsPerUnit >= Proportions.legibleGapPixels
     }
 
     /// The thinnest pen and the narrowest gap among units of a level drawn side by side.
-    static func features(of level: UnitLevel) -> (width: Double, gap: Double) {
+    static func features(of level: UnitLevel, _ proportions: Proportions) -> (width: Double, gap: Double) {
         switch level.shape {
         case .stroke, .gate:
-            let spacing = Proportions.strokeXs[1] - Proportions.strokeXs[0]
-            return (min(Proportions.strokeWidth, Proportions.slashWidth), spacing - Proportions.strokeWidth)
+            return (
+                min(proportions.strokeWidth, proportions.slashWidth),
+                proportions.strokeSpacing - proportions.strokeWidth
+            )
         case .quincunx:
-            return (Proportions.quincunxCrossWidth, Proportions.seam)
+            return (proportions.quincunxCrossWidth, proportions.seam)
         case .square:
-            return (Proportions.squareCapWidth * Layout.pairScale(level.pair), Layout.squareGap(level.pair))
+            return (proportions.squareCapWidth * proportions.pairScale(level.pair), proportions.squareGap(level.pair))
         case .row:
             // Rows are stacked: the gap between them is the row gap.
-            return (Proportions.rowLineWidth * Layout.pairScale(level.pair), Layout.rowGap(level.pair))
+            return (proportions.rowLineWidth * proportions.pairScale(level.pair), proportions.rowGap(level.pair))
         }
     }
 }

@@ -41,8 +41,11 @@ public enum Magnitude {
     ///   - frame: the frame the picture is drawn in.
     ///   - pixelsPerUnit: the picture's scale.
     ///   - hasLens: whether the picture has a lens.
-    package static func writesDigits(frame: UnitLevel, pixelsPerUnit: Double, hasLens: Bool) -> Bool {
-        !hasLens && Lens.wanted(frame: frame, pixelsPerUnit: pixelsPerUnit)
+    ///   - proportions: the proportions the picture is drawn with.
+    package static func writesDigits(
+        frame: UnitLevel, pixelsPerUnit: Double, hasLens: Bool, _ proportions: Proportions
+    ) -> Bool {
+        !hasLens && Lens.wanted(frame: frame, pixelsPerUnit: pixelsPerUnit, proportions)
     }
 }
 

@@ -24,21 +24,26 @@ package final class ProcessLock: @unchecked Sendable {
     package func unlock() { pthread_mutex_unlock(mutex) }
 }
 
-/// Whether a square being filled keeps its quarters' gates (`SceneBuilder`), by the scale and
-/// placement it was weighed at: the answer is a function of those alone, and weighing builds two
-/// squares (about 65K instructions), every drawn request of a server at one size. A flat array of
-/// Doubles (the scale, two places of the placement, the answer), of a type every build already
-/// has; a process sees few sizes, and past `capacity` answers it weighs without keeping.
+/// Whether a square being filled keeps its quarters' gates (`SceneBuilder`), by the scale,
+/// placement and proportions it was weighed at: the answer is a function of those alone, and
+/// weighing builds two squares (about 65K instructions), every drawn request of a server at one
+/// size. A flat array of Doubles (the scale, two places of the placement, the answer), of a type
+/// every build already has, for one set of proportions: the first it is told an answer for. A
+/// process sees few sizes, and draws with one set of proportions; past `capacity` answers, or
+/// for other proportions, it weighs without keeping.
 final class SquareGateMemo: @unchecked Sendable {
     static let shared = SquareGateMemo()
     static let capacity = 64
 
     private let lock = ProcessLock()
     private var entries: [Double] = []
+    /// The proportions every entry was weighed with.
+    private var proportions = Proportions.standard
 
-    func answer(_ key: (Double, Double, Double)) -> Bool? {
+    func answer(_ key: (Double, Double, Double), _ proportions: Proportions) -> Bool? {
         lock.lock()
         defer { lock.unlock() }
+        guard proportions == self.proportions else { return nil }
         var index = 0
         while index + 3 < entries.count {
             if entries[index] == key.0 && entries[index + 1] == key.1 && entries[index + 2] == key.2 {
@@ -49,10 +54,11 @@ final class SquareGateMemo: @unchecked Sendable {
         return nil
     }
 
-    func remember(_ key: (Double, Double, Double), _ answer: Bool) {
+    func remember(_ key: (Double, Double, Double), _ proportions: Proportions, _ answer: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        guard entries.count < 4 * Self.capacity else { return }
+        if entries.isEmpty { self.proportions = proportions }
+        guard entries.count < 4 * Self.capacity, proportions == self.proportions else { return }
         entries += [key.0, key.1, key.2, answer ? 1 : 0]
     }
 }

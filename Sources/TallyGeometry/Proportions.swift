@@ -1,4 +1,7 @@
-/// Every proportion of the drawing, in layout units, in one place.
+/// Every proportion of the drawing, in layout units, as one value: the geometry (the layout,
+/// `Placement`, `MarkShapes`, the goal's cells, the fit and the lens) is drawn with the value it
+/// is given, and `standard` is SPEC §2's. A new drawing parameter is one field here, read where
+/// the geometry uses it; the render options set the value in one place (`RenderOptions`).
 ///
 /// The gate cell is 10 units square; everything else is sized from it. The values were chosen
 /// for legibility from 16 px to 4,000 px: strokes close enough to read as one gate, caps bolder
@@ -7,33 +10,35 @@
 /// between the rows of a block are each at least 1.5 × the largest gap inside the units they
 /// separate (the ink gap between gates, between twenty-five-units, between squares), so the
 /// grouping reads at a glance. Above the hundred-block the structure repeats every two ranks,
-/// scaled by `Layout.pairScale`, so a ten-thousand-block in a row looks like a hundred-block in
+/// scaled by `pairScale(_:)`, so a ten-thousand-block in a row looks like a hundred-block in
 /// a row.
-package enum Proportions {
+///
+/// A plain struct of numbers, passed by value: the standard one folds into the code that reads
+/// it, and no render makes a type at run time for it. The rules in output pixels below the
+/// fields (legibility, opacities, margins, the gallery) are constants, not proportions.
+package struct Proportions: Hashable, Sendable {
     // MARK: Gate (rank 1)
 
     /// A gate's cell is a square of this side.
-    package static let gateSide = 10.0
-    /// The x of the four strokes inside the gate cell, left to right: 2.1 apart, so the gap
-    /// between them (1.2) stays 1.5 px where a row's first two squares fill a 256 px image.
-    package static let strokeXs: [Double] = [1.85, 3.95, 6.05, 8.15]
+    package var gateSide: Double
+    /// The distance between a gate's four strokes, centred in its cell (`strokeX(_:)`): 2.1, so
+    /// the gap between them (1.2) stays 1.5 px where a row's first two squares fill a 256 px image.
+    package var strokeSpacing: Double
     /// Strokes run from top to bottom (y grows downwards), nearly the cell's height, so the
     /// empty cells of the dice-five leave gaps no wider than the seam allows.
-    package static let strokeTop = 0.9
-    package static let strokeBottom = 9.1
-    package static let strokeWidth = 0.9
+    package var strokeTop: Double
+    package var strokeBottom: Double
+    package var strokeWidth: Double
     /// The slash, the fifth mark: from lower left to upper right, across all four strokes.
-    package static let slashStart = Point(0.8, 7.2)
-    package static let slashEnd = Point(9.2, 2.8)
-    package static let slashWidth = 1.1
+    package var slashStart: Point
+    package var slashEnd: Point
+    package var slashWidth: Double
 
     // MARK: Twenty-five-unit (rank 2)
 
-    /// Five gates on a 3 × 3 grid of gate cells (a dice five), so the unit is 30 units square.
-    package static let quincunxSide = 3 * gateSide
     /// The cross's ends sit this far inside the unit's corners.
-    package static let quincunxCrossInset = 1.0
-    package static let quincunxCrossWidth = 1.5
+    package var quincunxCrossInset: Double
+    package var quincunxCrossWidth: Double
 
     // MARK: Hundred-block (rank 3) and the squares above it
 
@@ -41,21 +46,37 @@ package enum Proportions {
     /// crosses' ends reach 0.1 into their cells) is over 1.5 × the largest ink gap between the
     /// gates inside one (11.65: a gate still without its slash beside a complete one, across an
     /// empty cell of the dice-five).
-    package static let seam = 17.5
+    package var seam: Double
     /// The pen of a collapsed square's box and of its cross or diagonal, at hundred-block scale.
-    package static let squareCapWidth = 2.6
+    package var squareCapWidth: Double
     /// The gap between neighbouring squares in a row, at hundred-block scale: over 1.5 × the
     /// widest seam inside a hundred-block being filled (about 18.05 of ink).
-    package static let squareGap = 28.0
+    package var squareGap: Double
     /// The gap between the rows of a block, at hundred-block scale: over 1.5 × the gap between
     /// the squares inside a row (about 28.1 of ink), so a block reads as ten rows, not a grid.
     /// A block is therefore taller than wide.
-    package static let rowGap = 43.0
+    package var rowGap: Double
 
     // MARK: Rows (ranks 4, 6 …)
 
     /// The pen of a row's line, at thousand-row scale.
-    package static let rowLineWidth = 3.2
+    package var rowLineWidth: Double
+
+    /// SPEC §2's proportions: what every picture is drawn with unless told otherwise.
+    package static let standard = Proportions(
+        gateSide: 10, strokeSpacing: 2.1, strokeTop: 0.9, strokeBottom: 9.1, strokeWidth: 0.9,
+        slashStart: Point(0.8, 7.2), slashEnd: Point(9.2, 2.8), slashWidth: 1.1, quincunxCrossInset: 1,
+        quincunxCrossWidth: 1.5, seam: 17.5, squareCapWidth: 2.6, squareGap: 28, rowGap: 43, rowLineWidth: 3.2)
+
+    /// Five gates on a 3 × 3 grid of gate cells (a dice five), so the unit is 30 units square.
+    package var quincunxSide: Double { 3 * gateSide }
+
+    /// The x of stroke `index` (0–3, left to right) in its gate's cell: `strokeSpacing` apart,
+    /// centred. To a billionth of a unit, so the standard strokes stand at the decimals they
+    /// were designed at (1.85, 3.95, 6.05, 8.15), not a rounding error beside them.
+    package func strokeX(_ index: Int) -> Double {
+        ((gateSide / 2 + (Double(index) - 1.5) * strokeSpacing) * 1e9).rounded() / 1e9
+    }
 
     // MARK: Level of detail
 

@@ -151,9 +151,13 @@ public struct Canvas: Hashable, Sendable {
     /// The canvas of a unit: its cell.
     public var rect: Rect { Rect(minX: 0, minY: 0, width: width, height: height) }
 
-    /// The canvas of a unit: its cell (`Canvas(level: .hundred)` is 77.5 × 77.5).
-    public init(level: UnitLevel) {
-        let size = Layout.cellSize(level)
+    /// The canvas of a unit: its cell (`Canvas(level: .hundred)` is 77.5 × 77.5), drawn with the
+    /// standard proportions (`Proportions.standard`).
+    public init(level: UnitLevel) { self.init(level: level, .standard) }
+
+    /// The canvas of a unit drawn with `proportions`: its cell.
+    package init(level: UnitLevel, _ proportions: Proportions) {
+        let size = proportions.cellSize(level)
         self.level = level
         self.width = size.x
         self.height = size.y
@@ -205,10 +209,19 @@ public struct TallyScene: Hashable, Sendable {
     ///     the cells it holds that the count has not filled are `remaining` outlines. A count
     ///     beyond its goal is drawn in its own frame with the goal's frame outlined once.
     public init(count: TallyCount, frame level: UnitLevel? = nil, detail: Detail = .full, goal: TallyCount? = nil) {
+        self.init(count: count, frame: level, detail: detail, goal: goal, proportions: .standard)
+    }
+
+    /// The same scene drawn with `proportions` (SPEC §2's are `Proportions.standard`): every
+    /// mark, the canvas and the goal's cells are placed and sized from them.
+    package init(
+        count: TallyCount, frame level: UnitLevel? = nil, detail: Detail = .full, goal: TallyCount? = nil,
+        proportions: Proportions
+    ) {
         let own = UnitLevel.frame(for: goal.map { max($0, count) } ?? count)
         self.init(
             count: count, frame: level, detail: detail, goal: goal,
-            placement: Placement(detail, frame: max(level ?? own, own)))
+            placement: Placement(detail, frame: max(level ?? own, own), proportions))
     }
 
     init(count: TallyCount, frame level: UnitLevel?, detail: Detail, goal: TallyCount?, placement: Placement) {
@@ -217,7 +230,7 @@ public struct TallyScene: Hashable, Sendable {
         self.count = count
         self.detail = detail
         self.goal = goal
-        self.canvas = Canvas(level: level)
+        self.canvas = Canvas(level: level, placement.proportions)
         var marks = SceneBuilder.marks(count: count.value, frame: level, detail: detail, placement: placement)
         if let goal, goal.value > 0 {
             if count <= goal {

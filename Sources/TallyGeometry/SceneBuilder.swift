@@ -33,9 +33,9 @@ struct SceneBuilder {
     /// outweigh a finished sibling at this scale (`squareKeepsGates`).
     private var keepsGates = true
 
-    /// - Parameter placement: where units sit; nil for the level of detail's own (`Placement(_:)`).
-    static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement? = nil) -> [Mark] {
-        var builder = SceneBuilder(detail: detail, placement: placement ?? Placement(detail))
+    /// - Parameter placement: where units sit, and the proportions every mark is drawn with.
+    static func marks(count: UInt64, frame: UnitLevel, detail: Detail, placement: Placement) -> [Mark] {
+        var builder = SceneBuilder(detail: detail, placement: placement)
         let origin = Point(0, 0)
         // Room for the marks of any picture of rows (nine rows of eleven marks, the row being
         // filled and its square's detail), so the array is not grown a dozen times on the way.
@@ -88,8 +88,8 @@ struct SceneBuilder {
         // gates and a stroke, never a wash beside a finished quarter's gates).
         let showsChildren =
             child.shape == .quincunx
-            ? keepsGates && (detail.showsUnits(of: grandchild) || showsGates(inQuincunxAt: child))
-            : detail.showsUnits(of: grandchild) || (child.shape == .gate && showsGates(inQuincunxAt: level))
+            ? keepsGates && (showsUnits(of: grandchild) || showsGates(inQuincunxAt: child))
+            : showsUnits(of: grandchild) || (child.shape == .gate && showsGates(inQuincunxAt: level))
         if showsChildren {
             if child == .hundred, case .automatic(let pixelsPerUnit) = detail {
                 // Whether the square's quarters keep their gates is decided by the scale alone
@@ -97,7 +97,7 @@ struct SceneBuilder {
                 // Weighed only where a quarter's gates could show at all (rows at 256 px have no
                 // room for them): elsewhere the answer changes no mark.
                 var square = SceneBuilder(detail: detail, placement: placement)
-                let gatesCouldShow = detail.showsUnits(of: .gate) || showsGates(inQuincunxAt: .twentyFive)
+                let gatesCouldShow = showsUnits(of: .gate) || showsGates(inQuincunxAt: .twentyFive)
                 square.keepsGates = !gatesCouldShow || squareKeepsGates(pixelsPerUnit: pixelsPerUnit)
                 square.partial(child, count: rest, at: at, isFrame: false)
                 marks += square.marks
@@ -208,11 +208,11 @@ struct SceneBuilder {
     /// replaces weighed each count, and 374 → 375 at 256 px took 49 marks away.
     private func squareKeepsGates(pixelsPerUnit: Double) -> Bool {
         // A function of the scale and the placement alone: weighed once a process for each. The
-        // placement is known by two of its places, which its own scale and reach decide (a
-        // stored copy of those would make every Placement's destruction ask the runtime for
-        // `[Double]`'s metadata: 15K instructions in `render 9999`).
+        // placement is known by its proportions and two of its places, which its own scale and
+        // reach decide (a stored copy of those would make every Placement's destruction ask the
+        // runtime for `[Double]`'s metadata: 15K instructions in `render 9999`).
         let key = (pixelsPerUnit, placement.step(.hundred), placement.stroke(0, column: 0))
-        if let known = SquareGateMemo.shared.answer(key) { return known }
+        if let known = SquareGateMemo.shared.answer(key, placement.proportions) { return known }
         var heaviest = SceneBuilder(detail: detail, placement: placement)
         heaviest.partial(.hundred, count: UnitLevel.hundred.capacity - 1, at: Point(0, 0), isFrame: false)
         var finished = SceneBuilder(detail: detail, placement: placement)
@@ -220,9 +220,12 @@ struct SceneBuilder {
         let keeps =
             ProgressMark.ink(heaviest.marks, pixelsPerUnit: pixelsPerUnit)
             <= ProgressMark.ink(finished.marks, pixelsPerUnit: pixelsPerUnit)
-        SquareGateMemo.shared.remember(key, keeps)
+        SquareGateMemo.shared.remember(key, placement.proportions, keeps)
         return keeps
     }
+
+    /// Whether units of this level are drawn one by one at this detail and proportions.
+    private func showsUnits(of level: UnitLevel) -> Bool { detail.showsUnits(of: level, placement.proportions) }
 
     /// Whether a complete twenty-five-unit's gates stand at least
     /// `Proportions.smallestGatePixels` apart at the output scale, alone or inside.

@@ -83,7 +83,7 @@ public struct UnitLevel: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// For squares and rows: which pair of ranks the unit belongs to. The hundred-block and the
     /// thousand-row are pair 1, the ten-thousand-block and hundred-thousand-row pair 2, and so on;
-    /// each pair is the one below scaled up (see `Layout`).
+    /// each pair is the one below scaled up (see `Proportions.pairScale(_:)`).
     var pair: Int {
         switch shape {
         case .square: (rank - 1) / 2

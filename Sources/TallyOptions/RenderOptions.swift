@@ -34,6 +34,10 @@ package struct RenderOptions: Sendable {
         /// A badge's style and plate colours (SPEC §7).
         var badgeStyle = BadgeStyle.flat
         var plates = BadgePlates()
+        /// The proportions the picture is drawn with (SPEC §2): the one place the options build
+        /// the value the scene is drawn from. No option sets a proportion yet; one that does
+        /// reads its value into its field here (`RenderOption.declaration`), and nowhere else.
+        var proportions = Proportions.standard
     }
 
     /// The goal given with `--of`, checked (with a `--frame` given beside it).
@@ -165,6 +169,7 @@ package struct RenderOptions: Sendable {
     ///   of seconds.
     package func settings(format: OutputFormat) throws(CommandFailure) -> RenderSettings {
         var settings = draft.settings
+        settings.proportions = draft.proportions
         settings.appearance = Appearance.default(
             for: format, theme: draft.theme, overrides: draft.overrides, background: draft.background)
         settings.documentDate = try Self.documentDate()

@@ -81,6 +81,9 @@ public struct RenderSettings: Hashable, Sendable {
     public var animation: MarkAnimation
     /// The PDF's dates, in seconds since 1970 (from `SOURCE_DATE_EPOCH` on the command line).
     public var documentDate: Int64
+    /// The proportions the picture is drawn with (SPEC §2's unless `RenderOptions` sets others):
+    /// the one value the plan, the scene, its goal's cells and its lens are placed and sized from.
+    package var proportions = Proportions.standard
 
     /// Whether the output has a pixel scale: every format but a JSON scene without a size, which
     /// is the geometry itself (every mark, pens as designed, no caption unless asked for).
@@ -275,10 +278,11 @@ public enum Renderer {
         // With a goal the frame and the fit hold the goal too, so its remaining cells are shown.
         let extent = settings.goal.map { max($0, count) } ?? count
         let own = UnitLevel.frame(for: extent)
-        let canvas = Canvas(level: max(settings.frame ?? own, own))
+        let proportions = settings.proportions
+        let canvas = Canvas(level: max(settings.frame ?? own, own), proportions)
         let fit = settings.fit ?? (settings.frame == nil ? .content : .frame)
         let side = settings.side ?? .longer(Viewport.defaultSide)
-        let shown = canvas.shown(fit, for: extent)
+        let shown = canvas.shown(fit, for: extent, proportions)
         let scaled = settings.isScaled(format)
         var viewport: Viewport
         var caption: CaptionLayout?
@@ -313,11 +317,12 @@ public enum Renderer {
                     ? nil
                     : Lens.Room.plan(
                         frame: canvas.level, pixelsPerUnit: ppu,
-                        image: (viewport.width / density, viewport.height / density), side: side.pixels)
+                        image: (viewport.width / density, viewport.height / density), side: side.pixels,
+                        proportions)
                 // Planned once: a picture that writes its digits has no lens (nil), and is not
                 // planned again under its band.
                 plannedRoom = .some(room)
-                if Magnitude.writesDigits(frame: canvas.level, pixelsPerUnit: ppu, hasLens: room != nil) {
+                if Magnitude.writesDigits(frame: canvas.level, pixelsPerUnit: ppu, hasLens: room != nil, proportions) {
                     (caption, viewport) = try captioned(count, sizing, shown, side, settings)
                 }
             }
@@ -331,7 +336,7 @@ public enum Renderer {
         let mode = settings.detail ?? (scaled ? .automatic : .full)
         let detail: Detail = mode == .full ? .full : .automatic(pixelsPerUnit: viewport.pixelsPerUnit)
         // Units at whole-pixel steps, from a pixel corner, centred (SPEC §2, "Small sizes").
-        viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail))
+        viewport = viewport.aligned(to: canvas.shown(fit, for: extent, detail: detail, proportions))
         let picture = viewport
         var lens: Lens.Room?
         // A lens only when asked in a sequence that keeps one size. The default's room is the one
@@ -343,7 +348,8 @@ public enum Renderer {
                 planned
                 ?? Lens.Room.plan(
                     frame: canvas.level, pixelsPerUnit: pixelsPerUnit / density,
-                    image: (viewport.width / density, viewport.height / density), side: side.pixels)
+                    image: (viewport.width / density, viewport.height / density), side: side.pixels,
+                    proportions)
             // An image the lens would take past SPEC §6's limits (64 megapixels) has none.
             if let room = room?.scaled(by: density), let grown = try? viewport.grown(by: room.pixels, right: false) {
                 viewport = grown
@@ -366,13 +372,15 @@ public enum Renderer {
     {
         let plan = try plan(count, format, settings)
         let (canvas, detail, viewport) = (plan.canvas, plan.detail, plan.viewport)
-        var scene = TallyScene(count: count, frame: canvas.level, detail: detail, goal: settings.goal)
+        let proportions = settings.proportions
+        var scene = TallyScene(
+            count: count, frame: canvas.level, detail: detail, goal: settings.goal, proportions: proportions)
         if let caption = plan.caption { scene.append(caption.caption(in: plan.picture, over: scene.marks)) }
         if let room = plan.lens, case .automatic(let pixelsPerUnit) = detail {
             scene.append(
                 lens: Lens.marks(
                     count: count.value, frame: canvas.level, room: room, pixelsPerUnit: pixelsPerUnit,
-                    image: viewport.visible, picture: plan.picture.height))
+                    image: viewport.visible, picture: plan.picture.height, proportions))
         }
         let scaled = settings.isScaled(format)
         var newMarks: [Bool]?
@@ -380,7 +388,8 @@ public enum Renderer {
             // The earlier count in the same frame, so forms that depend on the frame compare
             // alike; compared as designed, before the ink style, the floor and the grid move
             // anything.
-            newMarks = scene.marksNew(since: TallyScene(count: from, frame: canvas.level, detail: detail))
+            newMarks = scene.marksNew(
+                since: TallyScene(count: from, frame: canvas.level, detail: detail, proportions: proportions))
         }
         if settings.style == .ink { scene = InkStyle.apply(to: scene, seed: settings.seed) }
         // The scene is adjusted in place from here: nothing else holds its marks.
@@ -438,8 +447,10 @@ public enum Renderer {
         scene: TallyScene, as format: OutputFormat, _ settings: RenderSettings = RenderSettings()
     ) throws(RenderError) -> [UInt8] {
         let fit = settings.fit ?? .content
-        let viewport = try viewport(
-            scene.canvas.shown(fit, for: scene.count), settings.side ?? .longer(Viewport.defaultSide), settings)
+        // The part shown is found with the settings' proportions: a scene drawn with others is
+        // drawn again with the settings it was drawn with.
+        let shown = scene.canvas.shown(fit, for: scene.count, settings.proportions)
+        let viewport = try viewport(shown, settings.side ?? .longer(Viewport.defaultSide), settings)
         var drawn = scene
         if settings.isScaled(format) {
             drawn.floorPens(pixelsPerUnit: viewport.pixelsPerUnit)

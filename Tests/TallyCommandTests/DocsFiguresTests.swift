@@ -44,7 +44,7 @@ import Testing
             "never under \(Self.number(Magnitude.minimumDigitPixels)) px",
             "box under \(Self.number(Proportions.smallestCappedBoxPixels)) px",
             "\(Self.number(Viewport.maximumSide)) px a side",
-            "pen (\(Self.number(Proportions.quincunxCrossWidth)) against \(Self.number(Proportions.slashWidth)) units)",
+            "pen (\(Self.number(Proportions.standard.quincunxCrossWidth)) against \(Self.number(Proportions.standard.slashWidth)) units)",
             "every picture of a count of \(Self.number(Double(Magnitude.captionedFrom))) or more",
         ]
         Self.expect(figures, in: spec, "docs/SPEC.md")

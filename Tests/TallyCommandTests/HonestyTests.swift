@@ -59,7 +59,7 @@ import Testing
                     covered += (xs.max()! - xs.min()!) * (ys.max()! - ys.min()!) * scale * scale
                 }
                 // The cell as the scene places it at this scale, in whole pixels each way.
-                let cell = Placement(pixelsPerUnit: scale).cellSize(level)
+                let cell = Placement(pixelsPerUnit: scale, .standard).cellSize(level)
                 let area = max(1, (cell.x * scale).rounded(.down)) * max(1, (cell.y * scale).rounded(.down))
                 let share = Double(count % unit) / Double(unit)
                 let exact = max(1, (share * area).rounded(.down))
@@ -96,7 +96,7 @@ import Testing
                 try #require(index + 1 < marks.count && marks[index + 1]["kind"] as? String == "edge")
                 let unit = try #require((mark["unit"] as? NSNumber)?.uint64Value)
                 let level = try #require(UnitLevel.all.first { $0.capacity == unit })
-                let cell = Placement(pixelsPerUnit: scale).cellSize(level)
+                let cell = Placement(pixelsPerUnit: scale, .standard).cellSize(level)
                 let (width, height) = ((cell.x * scale).rounded(.down), (cell.y * scale).rounded(.down))
                 let opacity = try #require((mark["opacity"] as? NSNumber)?.doubleValue)
                 #expect(opacity >= 0.03, "\(count) at \(size) px: a tint at \(opacity)")

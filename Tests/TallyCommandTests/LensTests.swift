@@ -166,7 +166,8 @@ import Testing
         var capacity: UInt64 = 5
         var level = UnitLevel.gate
         while capacity <= frame.capacity && count.isMultiple(of: capacity) {
-            completed = Self.cell(of: level, holding: count - 1, in: frame, Placement(pixelsPerUnit: pixelsPerUnit))
+            completed = Self.cell(
+                of: level, holding: count - 1, in: frame, Placement(pixelsPerUnit: pixelsPerUnit, .standard))
             guard let next = UnitLevel.all.first(where: { $0.rank == level.rank + 1 }) else { break }
             level = next
             capacity = next.capacity
@@ -207,7 +208,7 @@ import Testing
             let scale = try #require(scales[(count - 1) / 10_000 + 1])
             let marks = SceneBuilder.marks(
                 count: count, frame: frame, detail: .automatic(pixelsPerUnit: scale),
-                placement: Placement(pixelsPerUnit: scale))
+                placement: Placement(pixelsPerUnit: scale, .standard))
             defer { previous = (count, marks, scale) }
             guard let before = previous, before.scale == scale else { continue }
             if let removed = Self.removedMark(
@@ -258,7 +259,7 @@ import Testing
             let lens = scene.marks.filter(\.lens)
             guard !lens.isEmpty else { continue }
             let pixels = viewport.pixelsPerUnit
-            let row = Placement(pixelsPerUnit: pixels).cellSize(.thousandRow)
+            let row = Placement(pixelsPerUnit: pixels, .standard).cellSize(.thousandRow)
             let bounds = try #require(TallyScene.inkBounds(of: lens.filter { $0.kind != .edge }))
             #expect(
                 bounds.width * bounds.height * pixels * pixels <= row.x * row.y * pixels * pixels,
@@ -288,9 +289,9 @@ import Testing
             #expect(count < 10_000, "\(count) at \(size) px: a lens above 10,000")
             let lens = Lens.marks(
                 count: count, frame: plan.canvas.level, room: room, pixelsPerUnit: pixels,
-                image: plan.viewport.visible, picture: plan.picture.height)
+                image: plan.viewport.visible, picture: plan.picture.height, .standard)
             guard let bounds = TallyScene.inkBounds(of: lens.filter { $0.kind != .edge }) else { continue }
-            let row = Placement(pixelsPerUnit: pixels).cellSize(.thousandRow)
+            let row = Placement(pixelsPerUnit: pixels, .standard).cellSize(.thousandRow)
             let band = plan.picture.visible.maxY
             if bounds.width * bounds.height > row.x * row.y || bounds.minY <= band - 1e-9
                 || lens.contains(where: { $0.kind == .box })

@@ -39,6 +39,40 @@ import Testing
         }
     }
 
+    /// The default bytes: every snapshot scene is the scene of the standard proportions, so
+    /// the default value draws what the constants it replaced drew (SPEC §2, §5).
+    @Test func everySnapshotSceneIsTheStandardProportionsScene() throws {
+        try #require(Self.snapshotScenes.count >= 26, "the snapshot scenes are missing")
+        for url in Self.snapshotScenes {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let count = try TallyScene(json: text).count
+            #expect(
+                SceneJSON.encode(TallyScene(count: count, proportions: .standard)) == text, "\(url.lastPathComponent)")
+        }
+    }
+
+    /// SPEC §5: a scene drawn with other proportions than SPEC §2's reads back as drawn, its
+    /// frame as written. These proportions (`ProportionsRenderTests.other`) are whole eighths,
+    /// so every number of a picture to 10,000 is written exactly and reads back equal, mark for
+    /// mark; above, to three decimals.
+    @Test func aSceneOfOtherProportionsRoundTrips() throws {
+        let proportions = ProportionsRenderTests.other
+        for value in [UInt64(0), 7, 25, 137, 1_234, 9_999, 10_000, 12_345, 1_234_567] {
+            for goal in [nil, TallyCount(exactly: 9_000)] where goal.map({ $0.value >= value }) ?? true {
+                let count = try #require(TallyCount(exactly: value))
+                let scene = TallyScene(count: count, goal: goal, proportions: proportions)
+                #expect(scene.canvas != Canvas(level: scene.canvas.level), "\(value)")
+                let text = SceneJSON.encode(scene)
+                let read = try TallyScene(json: text)
+                #expect(abs(read.canvas.width - scene.canvas.width) < 5e-4, "\(value)")
+                #expect(abs(read.canvas.height - scene.canvas.height) < 5e-4, "\(value)")
+                #expect(SceneJSON.encode(read) == text, "\(value)")
+                if value <= 10_000 { #expect(read.canvas == scene.canvas, "\(value)") }
+                if value < 10_000 && goal == nil { #expect(read == scene, "\(value)") }
+            }
+        }
+    }
+
     @Test func notAScene() {
         let cases: [(String, String)] = [
             ("{}", "not a tally scene"),
@@ -47,7 +81,7 @@ import Testing
                 #"{"count": 26, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": []}"#,
                 "does not hold|not a unit that holds"
             ),
-            (#"{"count": 5, "frame": {"unit": 25, "width": 31, "height": 30}, "marks": []}"#, "is not the cell"),
+            (#"{"count": 5, "frame": {"unit": 25, "width": 0, "height": 30}, "marks": []}"#, "is not a size"),
             (
                 #"{"count": 5, "frame": {"unit": 25, "width": 30, "height": 30}, "marks": [{"kind": "blob", "unit": 1, "color": "c1", "width": 1, "segments": []}]}"#,
                 "unknown kind"

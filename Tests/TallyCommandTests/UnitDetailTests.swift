@@ -105,7 +105,7 @@ import Testing
     /// same scale; the problems found, in words.
     private func problems(count: UInt64, pixelsPerUnit: Double) -> [String] {
         let detail = Detail.automatic(pixelsPerUnit: pixelsPerUnit)
-        let placement = Placement(detail)
+        let placement = Placement(detail, .standard)
         let scene = TallyScene(count: TallyCount(exactly: count)!, detail: detail)
         let frame = scene.canvas.level
         var problems: [String] = []
@@ -245,7 +245,7 @@ import Testing
     private func completeUnit(_ count: UInt64, size: Double, _ level: UnitLevel, at index: Int) throws -> [Mark] {
         let scale = try pixelsPerUnit(count, size: size)
         let detail = Detail.automatic(pixelsPerUnit: scale)
-        let placement = Placement(detail)
+        let placement = Placement(detail, .standard)
         let scene = TallyScene(count: try #require(TallyCount(exactly: count)), detail: detail)
         let origin = index == 0 ? Point(0, 0) : placement.childOffset(scene.canvas.level, index)
         return marks(scene.marks, inCellAt: origin, size: placement.cellSize(level))
@@ -315,7 +315,7 @@ import Testing
         for count: UInt64 in [38, 63, 137, 506, 863, 1_746, 2_372, 2_743, 4_184, 6_272, 12_345, 99_999, 1_234_567] {
             let scale = try pixelsPerUnit(count, size: size)
             let detail = Detail.automatic(pixelsPerUnit: scale)
-            let placement = Placement(detail)
+            let placement = Placement(detail, .standard)
             let scene = TallyScene(count: try #require(TallyCount(exactly: count)), detail: detail)
             let frame = scene.canvas.level
             // One `dotted` mark of the unit's capacity whose path runs through the centres of the
@@ -398,7 +398,7 @@ import Testing
         var worst: (ratio: Double, scale: Double, count: UInt64) = (0, 0, 0)
         for scale in scales.sorted() {
             let detail = Detail.automatic(pixelsPerUnit: scale)
-            let placement = Placement(detail)
+            let placement = Placement(detail, .standard)
             let cell = placement.cellSize(.hundred)
             let second = placement.childOffset(.thousandRow, 1)
             // A finished square: the first of two in a row.

@@ -132,7 +132,7 @@ import Testing
         try #require(strokes.count == 20 && strokes.allSatisfy { !$0.segments.isEmpty })
         let cells = stride(from: 0, to: 20, by: 4).map { index -> (Int, Int) in
             let start = strokes[index].segments[0].start
-            return (Int(start.x / Proportions.gateSide), Int(start.y / Proportions.gateSide))
+            return (Int(start.x / Proportions.standard.gateSide), Int(start.y / Proportions.standard.gateSide))
         }
         #expect(cells.map { $0.0 } == [1, 0, 2, 0, 2])
         #expect(cells.map { $0.1 } == [1, 0, 0, 2, 2])

@@ -169,7 +169,8 @@ import Testing
         let level = UnitLevel.frame(for: count)
         return TallyScene(
             count: count, canvas: Canvas(level: level), detail: detail,
-            marks: SceneBuilder.marks(count: n, frame: level, detail: detail, placement: Placement(pixelsPerUnit: nil)))
+            marks: SceneBuilder.marks(
+                count: n, frame: level, detail: detail, placement: Placement(pixelsPerUnit: nil, .standard)))
     }
 
     /// SPEC §2, "Small sizes": the cross or diagonal inside a collapsed square's box under 8 px
@@ -202,7 +203,7 @@ import Testing
     private func isInPartialChild(_ mark: Mark, of full: TallyScene) -> Bool {
         guard let child = full.canvas.level.child, let first = mark.segments.first else { return false }
         guard full.count.value % child.capacity != 0 else { return false }
-        let origin = Layout.childOffset(full.canvas.level, Int(full.count.value / child.capacity))
+        let origin = Proportions.standard.childOffset(full.canvas.level, Int(full.count.value / child.capacity))
         let size = Canvas(level: child)
         let point = first.start
         return point.x > origin.x && point.x < origin.x + size.width && point.y > origin.y
