@@ -186,7 +186,7 @@ package enum BadgeFont {
     /// The first character of a text that the face does not have, or nil.
     package static func firstMissing(in text: String, face: Face = .regular) -> Unicode.Scalar? {
         let data = data(face)
-        return text.unicodeScalars.first { GlyphCache.shared.glyph($0, face: face, in: data) == nil }
+        return text.unicodeScalars.first { GlyphCache.shared.advance($0, face: face, in: data) == nil }
     }
 
     /// What the regular face covers, for `--help` and messages: the ranges DejaVu Sans draws
@@ -212,9 +212,9 @@ package enum BadgeFont {
         var previous: Unicode.Scalar?
         var characters = 0
         for scalar in text.unicodeScalars {
-            guard let glyph = GlyphCache.shared.glyph(scalar, face: face, in: data) else { continue }
+            guard let advance = GlyphCache.shared.advance(scalar, face: face, in: data) else { continue }
             if let previous { units += GlyphCache.shared.kern(previous, scalar, face: face, in: data) }
-            units += glyph.advance
+            units += advance
             previous = scalar
             characters += 1
         }

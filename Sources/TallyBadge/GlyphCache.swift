@@ -13,7 +13,8 @@ import TallyGeometry
 final class GlyphCache: @unchecked Sendable {
     struct Entry {
         let advance: Double
-        let contours: [[Segment]]
+        /// A slice of the cache's tables: the glyph's contours, not copied.
+        let contours: ArraySlice<[Segment]>
     }
 
     static let shared = GlyphCache()
@@ -83,14 +84,24 @@ final class GlyphCache: @unchecked Sendable {
             let first = tables.firstContour[index]
             return Entry(
                 advance: tables.advances[index],
-                contours: Array(tables.contours[first..<(first + tables.contourCounts[index])]))
+                contours: tables.contours[first..<(first + tables.contourCounts[index])])
         }
         guard let glyph = data.glyph(scalar) else { return nil }
-        let entry = Entry(advance: glyph.advance, contours: BadgeFont.contours(glyph.outline))
+        let entry = Entry(advance: glyph.advance, contours: BadgeFont.contours(glyph.outline)[...])
         lock.lock()
         self.tables.insert(glyph: key, entry)
         lock.unlock()
         return entry
+    }
+
+    /// The advance of `scalar`'s glyph in `face`, in font units; nil where the face has none. A
+    /// text's width needs no outline, and copying a glyph's contours out of the tables was most
+    /// of a lookup's work.
+    func advance(_ scalar: Unicode.Scalar, face: BadgeFont.Face, in data: BadgeFont.FaceData) -> Double? {
+        let key = UInt64(scalar.value) | (face == .bold ? 1 << 32 : 0)
+        let tables = snapshot()
+        let (index, found) = Self.position(of: key, in: tables.glyphKeys)
+        return found ? tables.advances[index] : glyph(scalar, face: face, in: data)?.advance
     }
 
     /// The kerning between two characters in `face`, in font units, looked up once a pair.

@@ -168,6 +168,19 @@ struct Placement {
     ///   - reach: the output pixels a side gate's strokes may stand past its twenty-five-unit's
     ///     cell at small sizes, where two gates of a row would otherwise touch (`init(_:frame:)`).
     init(pixelsPerUnit: Double?, _ proportions: Proportions, reach: Double = 0) {
+        guard let pixelsPerUnit, proportions == .standard else {
+            self.init(computing: pixelsPerUnit, proportions, reach: reach)
+            return
+        }
+        if let kept = PlacementMemo.shared.placement(pixelsPerUnit, reach: reach) {
+            self = kept
+            return
+        }
+        self.init(computing: pixelsPerUnit, proportions, reach: reach)
+        PlacementMemo.shared.remember(self, pixelsPerUnit, reach: reach)
+    }
+
+    private init(computing pixelsPerUnit: Double?, _ proportions: Proportions, reach: Double) {
         // At a scale, from the design made once (its steps, and its stroke places, which most
         // scales keep and share): a render places units three or four times.
         let designed = pixelsPerUnit == nil ? nil : Placement.designed(proportions)
