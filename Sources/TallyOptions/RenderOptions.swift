@@ -35,8 +35,8 @@ package struct RenderOptions: Sendable {
         var badgeStyle = BadgeStyle.flat
         var plates = BadgePlates()
         /// The proportions the picture is drawn with (SPEC §2): the one place the options build
-        /// the value the scene is drawn from. No option sets a proportion yet; one that does
-        /// reads its value into its field here (`RenderOption.declaration`), and nowhere else.
+        /// the value the scene is drawn from. An option that sets a proportion reads its value
+        /// into its field here, in its `read` (`RenderOption.declaration`), and nowhere else.
         var proportions = Proportions.standard
     }
 

@@ -164,14 +164,15 @@ extension SVGRenderer {
     }
 
     /// Grid points a pixel that a text's outline is written on (the path scaled by `1 / glyphGrid`,
-    /// `scale(.02)`): whole numbers, where hundredths of a pixel wrote a point and two digits for
-    /// most steps of a glyph. Every point lands within 0.01 px of its place (0.005 at hundredths),
-    /// a fiftieth of a device pixel at 2×; the outlines of `badge 1234 --label downloads` went
-    /// from 2,985 to about 2,210 bytes (BENCHMARKS.md, "Badge bytes").
+    /// `scale(.04)`): whole numbers, where hundredths of a pixel wrote a point and two digits for
+    /// most steps of a glyph. Every point lands within 0.02 px of its place (0.005 at hundredths),
+    /// a twenty-fifth of a device pixel at 2×; the outlines of `badge 1234 --label downloads` went
+    /// from 2,985 to about 2,160 bytes, the badge to 4,082 (BENCHMARKS.md, "Badge bytes and a
+    /// drawn badge"; a 1/50 grid left it at 4,130).
     static let glyphGrid: Double = 25
 
     /// Closed contours as path data in relative steps of whole units of `1 / glyphGrid` pixel,
-    /// for a path scaled by `scale(.02)`: `m` to each contour's start, then `h`, `v`, `l`, `q` or
+    /// for a path scaled by `scale(.04)`: `m` to each contour's start, then `h`, `v`, `l`, `q` or
     /// `t` for each segment, and `z` (a last line back to the start is the `z`). Each step is the
     /// difference of two coordinates already rounded, so every point lands on the grid point
     /// nearest its place, whatever came before it.
