@@ -155,6 +155,8 @@ package enum Lens {
         let copyPlacement = Placement(pixelsPerUnit: scale, proportions)
         var copied = SceneBuilder.marks(
             count: inQuarter, frame: .twentyFive, detail: detail, placement: copyPlacement)
+        // Room for the outline below and the brackets' mark: the builder's array is made to fit.
+        copied.reserveCapacity(copied.count + 2)
         // Its cell dotted, a few pixels out, as a cell being filled is in place.
         let framed = room.side + 2 * padding
         copied.append(
@@ -178,9 +180,12 @@ package enum Lens {
         let (x0, y0) = (corner.x - gap - pixel, corner.y - gap - pixel)
         let (x1, y1) = (corner.x + side + gap, corner.y + side + gap)
         var bars: [Rect] = []
-        for (x, y, right, down) in [
-            (x0, y0, true, true), (x1, y0, false, true), (x0, y1, true, false), (x1, y1, false, false),
-        ] {
+        bars.reserveCapacity(9)  // two a corner, and the leader
+        // The four corners in reading order, by the bits of their number: no array of tuples,
+        // a generic type the runtime would make for this one loop.
+        for number in 0..<4 {
+            let (right, down) = (number & 1 == 0, number < 2)
+            let (x, y) = (right ? x0 : x1, down ? y0 : y1)
             let armX = right ? x : x - arm + pixel
             let armY = down ? y : y - arm + pixel
             bars.append(Rect(minX: armX, minY: y, width: arm, height: pixel))

@@ -68,6 +68,21 @@ package struct Proportions: Hashable, Sendable {
         slashStart: Point(0.8, 7.2), slashEnd: Point(9.2, 2.8), slashWidth: 1.1, quincunxCrossInset: 1,
         quincunxCrossWidth: 1.5, seam: 17.5, squareCapWidth: 2.6, squareGap: 28, rowGap: 43, rowLineWidth: 3.2)
 
+    /// Every length times `factor`: a picture like this one at another size, other than it in
+    /// every field, for the tests that show a value reaches every mark. Each field is listed
+    /// here, so a new one is a compile error here until it is, in the same file as its
+    /// declaration.
+    package func scaled(by factor: Double) -> Proportions {
+        func scaled(_ point: Point) -> Point { Point(point.x * factor, point.y * factor) }
+        return Proportions(
+            gateSide: gateSide * factor, strokeSpacing: strokeSpacing * factor, strokeTop: strokeTop * factor,
+            strokeBottom: strokeBottom * factor, strokeWidth: strokeWidth * factor, slashStart: scaled(slashStart),
+            slashEnd: scaled(slashEnd), slashWidth: slashWidth * factor,
+            quincunxCrossInset: quincunxCrossInset * factor, quincunxCrossWidth: quincunxCrossWidth * factor,
+            seam: seam * factor, squareCapWidth: squareCapWidth * factor, squareGap: squareGap * factor,
+            rowGap: rowGap * factor, rowLineWidth: rowLineWidth * factor)
+    }
+
     /// Five gates on a 3 × 3 grid of gate cells (a dice five), so the unit is 30 units square.
     package var quincunxSide: Double { 3 * gateSide }
 

@@ -97,6 +97,7 @@ struct SceneBuilder {
                 // Weighed only where a quarter's gates could show at all (rows at 256 px have no
                 // room for them): elsewhere the answer changes no mark.
                 var square = SceneBuilder(detail: detail, placement: placement)
+                square.marks.reserveCapacity(64)  // a square's rows, the one being filled in detail
                 let gatesCouldShow = showsUnits(of: .gate) || showsGates(inQuincunxAt: .twentyFive)
                 square.keepsGates = !gatesCouldShow || squareKeepsGates(pixelsPerUnit: pixelsPerUnit)
                 square.partial(child, count: rest, at: at, isFrame: false)

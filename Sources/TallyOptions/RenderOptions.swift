@@ -89,6 +89,21 @@ package struct RenderOptions: Sendable {
         return value
     }
 
+    /// A decimal number in `range`, in `unit`s (a drawing parameter's, `Proportions`): the
+    /// message names the option, the value as given and the range, as every option's does.
+    package static func number(_ option: RenderOption, _ text: String, in range: ClosedRange<Double>, unit: String)
+        throws(CommandFailure) -> Double
+    {
+        let (low, high) = (DecimalText.fixed(range.lowerBound), DecimalText.fixed(range.upperBound))
+        let allowed = "a number of \(unit) from \(low) to \(high)"
+        let shown = "\(option.flag) '\(Values.printable(text))'"
+        guard let value = Values.decimal(text) else { throw .usage("\(shown) is not a number; it must be \(allowed)") }
+        guard value.isFinite, range.contains(value) else {
+            throw .usage("\(shown) is out of range; it must be \(allowed)")
+        }
+        return value
+    }
+
     /// A goal: a count of at least 1.
     static func goal(_ text: String) throws(CommandFailure) -> TallyCount {
         let range = "a whole number from 1 to \(TallyCount.maximum)"

@@ -25,15 +25,15 @@ extension SVGRenderer {
         var ids = SVGIDs(explicit: id, prefix: "badge-")
         let title = XMLText.escaped(badge.title)
         var out = TextBuffer(capacity: 8192)
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
+        out.append(literal: "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
         ids.append(to: &out)
-        out.append("\" width=\"")
+        out.append(literal: "\" width=\"")
         out.append(badge.width * scale, digits: 2, leadingZero: false)
-        out.append("\" height=\"")
+        out.append(literal: "\" height=\"")
         out.append(badge.height * scale, digits: 2, leadingZero: false)
-        out.append("\" viewBox=\"0 0 ")
+        out.append(literal: "\" viewBox=\"0 0 ")
         out.append(badge.width, digits: 2, leadingZero: false)
-        out.append(" ")
+        out.append(literal: " ")
         out.append(badge.height, digits: 2, leadingZero: false)
         // Appended piece by piece: an interpolated String costs an allocation and a copy, and a
         // server writes a badge a request.
@@ -66,10 +66,10 @@ extension SVGRenderer {
                 out.append(literal: "{fill:")
                 out.append(opaque.css)
                 if color.alpha != 255 {
-                    out.append(";fill-opacity:")
+                    out.append(literal: ";fill-opacity:")
                     out.append(Double(color.alpha) / 255, digits: 2, leadingZero: false)
                 }
-                out.append("}")
+                out.append(literal: "}")
             }
             let palette = appearance.badgeMarkPalette(dark: dark, plates: plates)
             let light = appearance.badgeMarkPalette(dark: false, plates: plates)
@@ -84,7 +84,7 @@ extension SVGRenderer {
                 out.append(palette[rule.color].css)
                 if withPens {
                     if !rule.isFilled, let width = rule.width {
-                        out.append(";stroke-width:")
+                        out.append(literal: ";stroke-width:")
                         out.append(width, digits: 2, leadingZero: false)
                     }
                     if let opacity = rule.opacity, opacity != 1 {
@@ -94,16 +94,16 @@ extension SVGRenderer {
                         out.append(opacity, digits: 3, leadingZero: false)
                     }
                 }
-                out.append("}")
+                out.append(literal: "}")
             }
         }
         appendColors(dark: appearance.theme == .dark, withPens: true)
         if appearance.theme == .auto {
-            out.append("@media (prefers-color-scheme:dark){")
+            out.append(literal: "@media (prefers-color-scheme:dark){")
             appendColors(dark: true, withPens: false, onlyChanged: true)
-            out.append("}")
+            out.append(literal: "}")
         }
-        out.append("</style>\n")
+        out.append(literal: "</style>\n")
         // An outline two shapes share (a text and its shadow) is written once, in <defs>, and
         // placed by <use>, each in its role's colour: the glyph path's fill inherits it.
         // By the first shape's index (an array of arrays of contours would be one more generic
@@ -159,7 +159,7 @@ extension SVGRenderer {
             appendPathData(&out, mark, digits: 2)
             out.append(literal: "\"/>\n")
         }
-        out.append("</svg>\n")
+        out.append(literal: "</svg>\n")
         return ids.finish(out)
     }
 

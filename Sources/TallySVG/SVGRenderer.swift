@@ -103,31 +103,31 @@ package enum SVGRenderer {
         // coordinate's does not.
         let penDigits = max(digits, min(digits + 1, 3))
 
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
+        out.append(literal: "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"")
         ids.append(to: &out)
-        out.append("\" ")
+        out.append(literal: "\" ")
         if let position = options.position {
-            out.append("x=\"")
+            out.append(literal: "x=\"")
             out.append(position.x, digits: 2, leadingZero: false)
-            out.append("\" y=\"")
+            out.append(literal: "\" y=\"")
             out.append(position.y, digits: 2, leadingZero: false)
-            out.append("\" ")
+            out.append(literal: "\" ")
         }
-        out.append("width=\"")
+        out.append(literal: "width=\"")
         out.append(viewport.width, digits: 0)
-        out.append("\" height=\"")
+        out.append(literal: "\" height=\"")
         out.append(viewport.height, digits: 0)
-        out.append("\" viewBox=\"")
+        out.append(literal: "\" viewBox=\"")
         appendNumbers(&out, [visible.minX, visible.minY, visible.width, visible.height], digits: digits)
-        out.append("\" role=\"img\" aria-labelledby=\"")
+        out.append(literal: "\" role=\"img\" aria-labelledby=\"")
         ids.append(to: &out, suffix: "-title")
         out.append(byte: UInt8(ascii: " "))
         ids.append(to: &out, suffix: "-desc")
-        out.append("\" data-count=\"")
+        out.append(literal: "\" data-count=\"")
         out.append(integer: scene.count.value)
-        out.append("\">\n<title id=\"")
+        out.append(literal: "\">\n<title id=\"")
         ids.append(to: &out, suffix: "-title")
-        out.append("\">")
+        out.append(literal: "\">")
         // The user's label is escaped, and so is a goal's title ("<1%"); tally's other words
         // (digits, letters, `,` and `-`, `Words`) are text as they stand, written as bytes.
         if options.label != nil || scene.goal != nil {
@@ -135,33 +135,33 @@ package enum SVGRenderer {
         } else {
             out.append(bytes: Words.titleBytes(for: scene.count))
         }
-        out.append("</title>\n<desc id=\"")
+        out.append(literal: "</title>\n<desc id=\"")
         ids.append(to: &out, suffix: "-desc")
-        out.append("\">")
+        out.append(literal: "\">")
         out.append(bytes: Words.descriptionBytes(for: scene.count))
-        out.append("</desc>\n")
+        out.append(literal: "</desc>\n")
 
         let classes = MarkClasses(scene.marks)
         let varyingWidth = classes.hasVaryingWidths
         let timings = options.animated.flags(count: scene.marks.count).map {
             Motion.timings(for: scene.marks, animated: $0)
         }
-        out.append("<style>")
+        out.append(literal: "<style>")
         appendStyle(
             &out, ids: &ids, classes: classes, appearance: options.appearance, digits: penDigits, divisor: divisor,
             animated: timings?.contains { $0 != nil } ?? false)
-        out.append("</style>\n")
+        out.append(literal: "</style>\n")
 
         if options.appearance.background != .none {
-            out.append("<rect class=\"bg\" x=\"")
+            out.append(literal: "<rect class=\"bg\" x=\"")
             out.append(visible.minX, digits: digits, leadingZero: false)
-            out.append("\" y=\"")
+            out.append(literal: "\" y=\"")
             out.append(visible.minY, digits: digits, leadingZero: false)
-            out.append("\" width=\"")
+            out.append(literal: "\" width=\"")
             out.append(visible.width, digits: digits, leadingZero: false)
-            out.append("\" height=\"")
+            out.append(literal: "\" height=\"")
             out.append(visible.height, digits: digits, leadingZero: false)
-            out.append("\"/>\n")
+            out.append(literal: "\"/>\n")
         }
 
         // Marks of one class in a row share one `<path>`, one subpath each (SPEC §5): a row's ten
@@ -227,7 +227,7 @@ package enum SVGRenderer {
             }
         }
         if open != nil { out.append(literal: "\"/>\n") }
-        out.append("</svg>\n")
+        out.append(literal: "</svg>\n")
     }
 
     /// The power of ten that layout units are divided by in the SVG: 1 while the frame and the
@@ -401,9 +401,11 @@ package enum SVGRenderer {
     }
 
     /// `;stroke-opacity:.55` (or `fill-`) for a class whose marks are not opaque.
-    private static func appendOpacity(_ out: inout TextBuffer, _ paint: String, _ opacity: Double?) {
+    private static func appendOpacity(_ out: inout TextBuffer, _ paint: StaticString, _ opacity: Double?) {
         guard let opacity, opacity != 1 else { return }
-        out.append(";\(paint)-opacity:")
+        out.append(byte: UInt8(ascii: ";"))
+        out.append(literal: paint)
+        out.append(literal: "-opacity:")
         out.append(opacity, digits: 3, leadingZero: false)
     }
 
@@ -413,17 +415,21 @@ package enum SVGRenderer {
     ) {
         // Every rule under the image's own id: its pens and colours never reach another image.
         ids.appendScope(to: &out)
-        out.append("path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
+        out.append(literal: "path{fill:none;stroke-linecap:round;stroke-linejoin:round}")
         // On a page tally cannot see (auto on transparent), a translucent mark mixes with that
         // page and falls under 3:1 on one of them whatever its colour (c1 at 55% is 2.3:1 on
         // white and 1.9:1 on #0D1117), so there every mark but the wash's tint is opaque: the
         // tint shows an area, its edge carries the contrast (SPEC §2, "Readable on light and
         // dark pages by default").
         let opaqueMarks = appearance.isOnUnknownPage
-        func appendMarkOpacity(_ paint: String, _ rule: MarkClasses.Rule) {
+        func appendMarkOpacity(_ paint: StaticString, _ rule: MarkClasses.Rule) {
             guard opaqueMarks, rule.kind != .progress else { return appendOpacity(&out, paint, rule.opacity) }
             // Where the class's marks carry their own opacity attributes, the rule overrides them.
-            if rule.opacity == nil { out.append(";\(paint)-opacity:1") }
+            if rule.opacity == nil {
+                out.append(byte: UInt8(ascii: ";"))
+                out.append(literal: paint)
+                out.append(literal: "-opacity:1")
+            }
         }
         // The first palette carries the pens; the dark override under `auto` only recolours.
         func appendColors(dark: Bool, withPens: Bool) {
@@ -437,52 +443,54 @@ package enum SVGRenderer {
                     out.append(palette[rule.color].css)
                     if withPens {
                         appendMarkOpacity("fill", rule)
-                        out.append(";stroke:none")
+                        out.append(literal: ";stroke:none")
                     }
-                    out.append("}")
+                    out.append(literal: "}")
                     continue
                 }
                 out.append(literal: "{stroke:")
                 out.append(palette[rule.color].css)
                 if withPens, let width = rule.width {
-                    out.append(";stroke-width:")
+                    out.append(literal: ";stroke-width:")
                     out.append(width / divisor, digits: digits, leadingZero: false)
                     if rule.kind.isDashed {
                         // A dotted outline: dashes one pen long, two pens apart, butt ends
                         // (MarkKind.dotted), so the dots stay evenly spaced at any zoom.
-                        out.append(";stroke-dasharray:")
+                        out.append(literal: ";stroke-dasharray:")
                         appendDashes(&out, width: width / divisor, digits: digits)
                     }
                 }
                 // Where pens vary mark by mark (the ink style), each dotted path carries its dashes.
-                if withPens && rule.kind.isDashed { out.append(";stroke-linecap:butt") }
+                if withPens && rule.kind.isDashed { out.append(literal: ";stroke-linecap:butt") }
                 if withPens { appendMarkOpacity("stroke", rule) }
-                out.append("}")
+                out.append(literal: "}")
             }
             if let background = appearance.backgroundColor(dark: dark) {
                 ids.appendScope(to: &out)
-                out.append(".bg{fill:\(background.css)}")
+                out.append(literal: ".bg{fill:")
+                out.append(background.css)
+                out.append(byte: UInt8(ascii: "}"))
             }
         }
         appendColors(dark: appearance.theme == .dark, withPens: true)
         if appearance.theme == .auto {
-            out.append("@media (prefers-color-scheme:dark){")
+            out.append(literal: "@media (prefers-color-scheme:dark){")
             appendColors(dark: true, withPens: false)
-            out.append("}")
+            out.append(literal: "}")
         }
         if animated {
             // Reduced motion, or a renderer without CSS animation, shows the final marks at once.
             // The class's duration is a stroke's (`Motion`); marks of other kinds set their own.
             // Keyframes are global to a page, so their name is the image's too.
-            out.append("@media (prefers-reduced-motion:no-preference){")
+            out.append(literal: "@media (prefers-reduced-motion:no-preference){")
             ids.appendScope(to: &out)
-            out.append(".a{stroke-dasharray:1 2;animation:")
+            out.append(literal: ".a{stroke-dasharray:1 2;animation:")
             ids.append(to: &out, suffix: "-draw")
             out.append(byte: UInt8(ascii: " "))
             out.append(Motion.duration(of: .stroke), digits: 3, leadingZero: false)
-            out.append("s ease-out both}@keyframes ")
+            out.append(literal: "s ease-out both}@keyframes ")
             ids.append(to: &out, suffix: "-draw")
-            out.append("{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
+            out.append(literal: "{from{stroke-dashoffset:1.001}to{stroke-dashoffset:0}}}")
         }
     }
 }
@@ -523,7 +531,7 @@ struct MarkClasses {
 
         /// The kind, and `u<unit>` where it names the unit, joined by `separator`.
         private func appendClasses(to out: inout TextBuffer, joinedBy separator: UInt8) {
-            out.append(kind.rawValue)
+            out.append(literal: kind.className)
             if namesUnit {
                 out.append(byte: separator)
                 out.append(byte: UInt8(ascii: "u"))
@@ -610,7 +618,27 @@ struct MarkClasses {
 
     /// Writes the class attribute of a mark.
     func appendName(of mark: Mark, to out: inout TextBuffer) {
-        guard let index = index(of: mark) else { return out.append(mark.kind.rawValue) }
+        guard let index = index(of: mark) else { return out.append(literal: mark.kind.className) }
         rules[index].appendName(to: &out)
+    }
+}
+
+extension MarkKind {
+    /// The kind's name as a class (SPEC §5), its `rawValue` as a literal in the binary: written
+    /// for every path and rule, where a `String` is retained, read and released each time.
+    package var className: StaticString {
+        switch self {
+        case .stroke: "stroke"
+        case .slash: "slash"
+        case .cross: "cross"
+        case .box: "box"
+        case .line: "line"
+        case .diagonal: "diagonal"
+        case .progress: "progress"
+        case .edge: "edge"
+        case .caption: "caption"
+        case .remaining: "remaining"
+        case .dotted: "dotted"
+        }
     }
 }

@@ -8,6 +8,29 @@ import Testing
 /// The options model (SPEC §6): one table of options behind the command line and the server,
 /// messages that quote the value as given, and a canonical form that ignores defaults.
 @Suite struct OptionsModelTests {
+    /// A drawing parameter's number in its range (`RenderOptions.number(_:_:in:unit:)`, for an
+    /// option that sets a proportion): taken at both ends, refused past them, when not a number,
+    /// and when infinite, each in one line naming the option, the value as given and the range
+    /// (SPEC §6, "Bad input").
+    @Test func aNumberInARangeIsCheckedAndNamed() throws {
+        let range = 1.3...30.0
+        for text in ["1.3", "30", "6", "17.25"] {
+            let value = try RenderOptions.number(.padding, text, in: range, unit: "layout units")
+            #expect(value == Double(text), "\(text)")
+        }
+        let allowed = "it must be a number of layout units from 1.3 to 30"
+        for (text, problem) in [
+            ("1.2", "is out of range"), ("30.001", "is out of range"), ("-5", "is out of range"),
+            ("1e999", "is out of range"), ("six", "is not a number"), ("", "is not a number"),
+            ("1\u{1B}", "is not a number"),
+        ] {
+            let message = "--padding '\(Values.printable(text))' \(problem); \(allowed)"
+            #expect(throws: CommandFailure.usage(message)) {
+                try RenderOptions.number(.padding, text, in: range, unit: "layout units")
+            }
+        }
+    }
+
     /// Every option of the table is an option of `render`, `batch` and `gallery`, with the
     /// table's help in that command's words; nothing the command line offers for drawing is
     /// missing from the table. A gallery, which refuses motion and labels every tile in place of

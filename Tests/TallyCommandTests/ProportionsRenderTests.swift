@@ -6,19 +6,11 @@ import Testing
 /// The proportions the render options build reach the scene the renderer draws: one value,
 /// from `RenderOptions` through `RenderSettings` to every mark (SPEC §2).
 @Suite struct ProportionsRenderTests {
-    /// Proportions other than SPEC §2's in every field, each a whole number of eighths (so a
-    /// JSON scene, written to three decimals, holds them exactly: `SceneJSONTests`).
-    static let other: Proportions = {
-        var proportions = Proportions.standard
-        proportions.gateSide = 12
-        proportions.strokeSpacing = 2.5
-        (proportions.strokeTop, proportions.strokeBottom, proportions.strokeWidth) = (1, 11, 1)
-        (proportions.slashStart, proportions.slashEnd, proportions.slashWidth) = (Point(1, 8.5), Point(11, 3.5), 1.25)
-        (proportions.quincunxCrossInset, proportions.quincunxCrossWidth) = (1.5, 2)
-        (proportions.seam, proportions.squareGap, proportions.rowGap) = (20, 32, 48)
-        (proportions.squareCapWidth, proportions.rowLineWidth) = (3, 4)
-        return proportions
-    }()
+    /// Proportions other than SPEC §2's in every field: the standard's doubled, which a Double
+    /// holds exactly, so every place in its scene is the standard's doubled and a JSON scene,
+    /// written to three decimals, holds it as it holds the standard's (`SceneJSONTests`). Made by
+    /// `Proportions.scaled(by:)`, which lists every field, so a new field is other here too.
+    static let other = Proportions.standard.scaled(by: 2)
 
     @Test func theOptionsDrawWithTheStandardProportions() throws {
         for format in OutputFormat.allCases {

@@ -52,9 +52,9 @@ import Testing
     }
 
     /// SPEC §5: a scene drawn with other proportions than SPEC §2's reads back as drawn, its
-    /// frame as written. These proportions (`ProportionsRenderTests.other`) are whole eighths,
-    /// so every number of a picture to 10,000 is written exactly and reads back equal, mark for
-    /// mark; above, to three decimals.
+    /// frame as written. These proportions (`ProportionsRenderTests.other`) are the standard's
+    /// doubled, so every number of a picture to 10,000 is written exactly, as the standard's
+    /// are, and reads back equal, mark for mark; above, to three decimals.
     @Test func aSceneOfOtherProportionsRoundTrips() throws {
         let proportions = ProportionsRenderTests.other
         for value in [UInt64(0), 7, 25, 137, 1_234, 9_999, 10_000, 12_345, 1_234_567] {
