@@ -89,13 +89,19 @@ package struct RenderOptions: Sendable {
         return value
     }
 
+    /// What a number in `range` may be, in the words of the messages and the help: "a number of
+    /// layout units from 42.15 to 247". An option's help states its range with this, so the
+    /// generated lists (SPEC §6, the reference, the server's query) carry the messages' figures.
+    package static func allowed(_ range: ClosedRange<Double>, unit: String) -> String {
+        "a number of \(unit) from \(DecimalText.fixed(range.lowerBound)) to \(DecimalText.fixed(range.upperBound))"
+    }
+
     /// A decimal number in `range`, in `unit`s (a drawing parameter's, `Proportions`): the
     /// message names the option, the value as given and the range, as every option's does.
     package static func number(_ option: RenderOption, _ text: String, in range: ClosedRange<Double>, unit: String)
         throws(CommandFailure) -> Double
     {
-        let (low, high) = (DecimalText.fixed(range.lowerBound), DecimalText.fixed(range.upperBound))
-        let allowed = "a number of \(unit) from \(low) to \(high)"
+        let allowed = Self.allowed(range, unit: unit)
         let shown = "\(option.flag) '\(Values.printable(text))'"
         guard let value = Values.decimal(text) else { throw .usage("\(shown) is not a number; it must be \(allowed)") }
         guard value.isFinite, range.contains(value) else {

@@ -21,9 +21,10 @@ enum OptionSamples {
         var given: [RenderOption: String] = [:]
     }
 
-    /// Where the option shows. Most show in 137 (a hundred-block's box, a row's gates and
-    /// crosses) and in a badge of 6,200 (a gate and its slash) on their own; the rest need a
-    /// setting beside them.
+    /// Where the option shows. Most show in 1,234 (a row, a hundred-block's box and cross, and
+    /// the lens's gates and strokes: every unit a drawing parameter can move, so a new one needs
+    /// no entry here) and in a badge of 6,200 (a gate and its slash) on their own; the rest need
+    /// a setting or a count beside them.
     static func context(_ option: RenderOption, on route: Route) -> Context {
         switch (route, option) {
         // A seed moves only the ink style's wobble.
@@ -32,7 +33,9 @@ enum OptionSamples {
         case (.render, .inset): Context(count: 863)
         // Detail left out shows only where the marks are small: 12,345 at 256 px.
         case (.render, .detail): Context(count: 12_345)
-        case (.render, _): Context(count: 137)
+        // A frame holds its count: 137 fits in every sample's (1,000 is one).
+        case (.render, .frame): Context(count: 137)
+        case (.render, _): Context(count: 1_234)
         case (.badge, _): Context(count: 6200)
         }
     }
