@@ -221,20 +221,11 @@ package enum BadgeFont {
         return units * size / data.unitsPerEm + tracking * Double(max(0, characters - 1))
     }
 
-    /// Grid points a pixel that a text's outline is placed on (SPEC §7): every point within
-    /// 0.02 px of where the face puts it, a twenty-fifth of a device pixel at 2×. The SVG writes
-    /// the outline in whole steps of the grid under `scale(.04)`, where hundredths of a pixel
-    /// wrote a point and two digits for most steps of a glyph (`badge 1234 --label downloads`:
-    /// 4,788 to 4,082 bytes, BENCHMARKS.md "Badge bytes and a drawn badge"); on the grid in the
-    /// scene, so Cairo's PNG and a viewer's drawing of the SVG fill the same outline.
-    package static let outlineGrid: Double = 25
-
     /// The outlines of a text set at a size in pixels, its baseline's left end at `origin`, y
     /// down, with `tracking` pixels between each two characters: closed contours to fill with
-    /// the nonzero rule, every point on `grid` (points a pixel; nil: where the face puts it).
+    /// the nonzero rule.
     package static func outlines(
-        of text: String, size: Double, origin: Point, tracking: Double = 0, face: Face = .regular,
-        grid: Double? = BadgeFont.outlineGrid
+        of text: String, size: Double, origin: Point, tracking: Double = 0, face: Face = .regular
     ) -> [[Segment]] {
         let data = data(face)
         let scale = size / data.unitsPerEm
@@ -245,9 +236,7 @@ package enum BadgeFont {
             guard let glyph = GlyphCache.shared.glyph(scalar, face: face, in: data) else { continue }
             if let previous { pen += GlyphCache.shared.kern(previous, scalar, face: face, in: data) + tracking / scale }
             func placed(_ point: Point) -> Point {
-                let (x, y) = (origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
-                guard let grid else { return Point(x, y) }
-                return Point((x * grid).rounded() / grid, (y * grid).rounded() / grid)
+                Point(origin.x + (pen + point.x) * scale, origin.y - point.y * scale)
             }
             for contour in glyph.contours {
                 contours.append(

@@ -162,33 +162,6 @@ import Testing
 
     // MARK: - Coverage (SPEC §7)
 
-    /// SPEC §7: a text's outline stands on a grid of 1/25 px, within 0.02 px of where the face
-    /// puts it, whatever its origin, size and tracking; the SVG writes it in whole steps of that
-    /// grid, so every backend fills the same outline.
-    @Test func outlinesStandOnTheGrid() throws {
-        #expect(BadgeFont.outlineGrid == 25)
-        for (label, size, origin, tracking) in [
-            ("downloads", 11.0, Point(6, 14), 0.0), ("1,234", 11, Point(77.37, 14.02), 0),
-            ("Ελληνικά", 13.5, Point(0.013, 9.991), 0.35), ("λ", 7.25, Point(-3.3, 1.7), 1.1),
-        ] {
-            let grid = BadgeFont.outlines(of: label, size: size, origin: origin, tracking: tracking)
-            let exact = BadgeFont.outlines(of: label, size: size, origin: origin, tracking: tracking, grid: nil)
-            #expect(grid.count == exact.count && !grid.isEmpty, "\(label)")
-            func points(_ contour: [Segment]) -> [Point] {
-                contour.flatMap { [$0.start, $0.end] + ($0.control.map { [$0] } ?? []) }
-            }
-            for (snapped, contour) in zip(grid, exact) {
-                #expect(snapped.count == contour.count)
-                for (point, place) in zip(points(snapped), points(contour)) {
-                    // A grid point, as the nearest Double to k / 25 holds it.
-                    let (x, y) = (point.x * 25, point.y * 25)
-                    #expect(abs(x - x.rounded()) < 1e-9 && abs(y - y.rounded()) < 1e-9, "\(label) \(point)")
-                    #expect(abs(point.x - place.x) <= 0.02 + 1e-9 && abs(point.y - place.y) <= 0.02 + 1e-9, "\(label)")
-                }
-            }
-        }
-    }
-
     /// Cyrillic, Greek and Latin Extended labels draw: each character found, the width the
     /// sum of DejaVu Sans's advances (read from the font, pinned), and outlines to fill.
     @Test func cyrillicGreekAndExtendedLatinLabelsDraw() throws {
