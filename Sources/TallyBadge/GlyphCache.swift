@@ -64,6 +64,11 @@ final class GlyphCache: @unchecked Sendable {
         return tables
     }
 
+    /// A glyph's key: its scalar, and the face above it.
+    private static func key(_ scalar: Unicode.Scalar, _ face: BadgeFont.Face) -> UInt64 {
+        UInt64(scalar.value) | (face == .bold ? 1 << 32 : 0)
+    }
+
     /// Where `key` is in the sorted `keys`, or where it would go.
     private static func position(of key: UInt64, in keys: [UInt64]) -> (index: Int, found: Bool) {
         var (low, high) = (0, keys.count)
@@ -77,7 +82,7 @@ final class GlyphCache: @unchecked Sendable {
     /// The glyph of `scalar` in `face`, parsed the first time it is asked for; nil where the face
     /// has none.
     func glyph(_ scalar: Unicode.Scalar, face: BadgeFont.Face, in data: BadgeFont.FaceData) -> Entry? {
-        let key = UInt64(scalar.value) | (face == .bold ? 1 << 32 : 0)
+        let key = Self.key(scalar, face)
         let tables = snapshot()
         let (index, found) = Self.position(of: key, in: tables.glyphKeys)
         if found {
@@ -98,7 +103,7 @@ final class GlyphCache: @unchecked Sendable {
     /// text's width needs no outline, and copying a glyph's contours out of the tables was most
     /// of a lookup's work.
     func advance(_ scalar: Unicode.Scalar, face: BadgeFont.Face, in data: BadgeFont.FaceData) -> Double? {
-        let key = UInt64(scalar.value) | (face == .bold ? 1 << 32 : 0)
+        let key = Self.key(scalar, face)
         let tables = snapshot()
         let (index, found) = Self.position(of: key, in: tables.glyphKeys)
         return found ? tables.advances[index] : glyph(scalar, face: face, in: data)?.advance
