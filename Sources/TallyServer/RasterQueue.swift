@@ -23,13 +23,20 @@ package final class RasterQueue: Sendable {
     /// Threads plus waiting places.
     package let capacity: Int
     private let timeout: Duration
+    /// The clock a wait is measured by: the continuous clock, or a test's own, so that a test of
+    /// the timeout does not depend on how fast a busy machine hands work to a thread.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Starts `threads` threads, with `queue` more requests allowed to wait.
-    package init(threads: Int, queue: Int, timeout: Duration) {
+    package init(
+        threads: Int, queue: Int, timeout: Duration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         capacity = threads + queue
         self.timeout = timeout
+        self.now = now
     }
 
     /// The requests being drawn or waiting now (the `tally_raster_in_flight` gauge).
@@ -44,10 +51,11 @@ package final class RasterQueue: Sendable {
         }
         guard admitted else { throw Refusal.busy }
         defer { inFlight.withLockedValue { $0 -= 1 } }
-        let queued = ContinuousClock.now
+        let now = self.now
+        let queued = now()
         let timeout = self.timeout
         return try await pool.runIfActive {
-            guard ContinuousClock.now - queued <= timeout else { throw Refusal.timedOut }
+            guard now() - queued <= timeout else { throw Refusal.timedOut }
             return try work()
         }
     }
