@@ -86,6 +86,8 @@ struct BadgeCommand: ParsableCommand {
 
     @OptionGroup var look: LookOptions<BadgeCommand>
 
+    @OptionGroup var marks: MarkColourOptions<BadgeCommand>
+
     /// The value given for one of `RenderOption.badgeOptions`; nil for the rest, which the
     /// badge does not declare (a test checks that its help lists exactly the badge's options).
     func value(of option: RenderOption) -> String? {
@@ -95,9 +97,8 @@ struct BadgeCommand: ParsableCommand {
         case .theme: look.theme
         case .scale: look.scale
         case .ink: look.ink
-        case .c2: look.c2
-        case .c3: look.c3
-        case .accent: look.accent
+        case .c3: marks.c3
+        case .accent: marks.accent
         case .badgeStyle: style
         case .color: color
         case .labelColor: labelColor

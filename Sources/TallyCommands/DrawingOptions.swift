@@ -52,6 +52,13 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
     @OptionGroup var look: LookOptions<Command>
 
     @Option(
+        name: .customLong(RenderOption.c2.name), parsing: .unconditional,
+        help: .init(RenderOption.c2, for: Command.audience))
+    var c2: String?
+
+    @OptionGroup var marks: MarkColourOptions<Command>
+
+    @Option(
         name: .customLong(RenderOption.padding.name), parsing: .unconditional,
         help: .init(RenderOption.padding, for: Command.audience))
     var padding: String?
@@ -142,9 +149,9 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
         case .detail: detail
         case .background: background
         case .ink: look.ink
-        case .c2: look.c2
-        case .c3: look.c3
-        case .accent: look.accent
+        case .c2: c2
+        case .c3: marks.c3
+        case .accent: marks.accent
         case .animate: animate ? "true" : nil
         case .animateFrom: animateFrom
         case .label: label
@@ -157,8 +164,9 @@ struct DrawingOptions<Command: DrawingHelp>: ParsableArguments {
     }
 }
 
-/// The options a tally and a badge share: the theme, the colour tokens and the scale, declared
-/// once for `DrawingOptions` and `BadgeCommand`, their help in the words of `Command`.
+/// The options a tally and a badge share: the scale, the theme and the ink, declared once for
+/// `DrawingOptions` and `BadgeCommand`, their help in the words of `Command`. `--c2` comes next
+/// for a tally alone (a badge draws no crosses or diagonals, SPEC §7), then `MarkColourOptions`.
 struct LookOptions<Command: DrawingHelp>: ParsableArguments {
     @Option(
         name: .customLong(RenderOption.scale.name), parsing: .unconditional,
@@ -174,12 +182,11 @@ struct LookOptions<Command: DrawingHelp>: ParsableArguments {
         name: .customLong(RenderOption.ink.name), parsing: .unconditional,
         help: .init(RenderOption.ink, for: Command.audience))
     var ink: String?
+}
 
-    @Option(
-        name: .customLong(RenderOption.c2.name), parsing: .unconditional,
-        help: .init(RenderOption.c2, for: Command.audience))
-    var c2: String?
-
+/// The colour tokens after `--c2` that a tally and a badge share: boxes (in a badge, the dots
+/// still to fill and a goal's edge) and the slash.
+struct MarkColourOptions<Command: DrawingHelp>: ParsableArguments {
     @Option(
         name: .customLong(RenderOption.c3.name), parsing: .unconditional,
         help: .init(RenderOption.c3, for: Command.audience))

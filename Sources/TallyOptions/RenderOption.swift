@@ -223,8 +223,9 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
                 reference: "It, c2, c3 and accent also take none (or transparent): marks in that colour are not seen."
             ) { text, draft throws(CommandFailure) in draft.overrides[.c1] = try color(text) }
         case .c2:
+            // Not a badge's: its strip draws no crosses or diagonals (SPEC §7).
             return Declaration(
-                valueName: "color", badge: true,
+                valueName: "color", badge: false,
                 help: "The colour of crosses and diagonals (token c2).",
                 samples: ["#111", "#c2c2c2"]
             ) { text, draft throws(CommandFailure) in draft.overrides[.c2] = try color(text) }
@@ -364,7 +365,9 @@ package enum RenderOption: String, CaseIterable, Hashable, Sendable {
             return nil
         case (.badge, .ink):
             return
-                "The colour of strokes, lines and the number (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
+                "The colour of the strokes and the number (token c1): #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name."
+        case (.badge, .c3):
+            return "The colour of the dots still to fill and of a goal's edge (token c3)."
         case (.badge, _) where !declaration.badge:
             return nil
         default:

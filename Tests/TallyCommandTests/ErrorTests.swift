@@ -53,6 +53,8 @@ import Testing
         // never by reading its English.
         (["render", "5", "--size"], "--size needs a value; see --help"),
         (["badge", "5", "--lable", "x"], "unknown option '--lable'; did you mean '--label'?"),
+        // A badge draws no crosses or diagonals, so it has no --c2 to take and ignore (SPEC §7).
+        (["badge", "5", "--c2", "red"], "unknown option '--c2'"),
         (["render", "5", "-x"], "unknown option '-x'; see --help"),
         (["serve", "--prot", "5"], "unknown option '--prot'; did you mean '--port'?"),
         (["serve", "--port", "x"], "--port 'x' is not a whole number"),

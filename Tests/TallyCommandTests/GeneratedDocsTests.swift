@@ -40,7 +40,7 @@ import Testing
             "badge synopsis", "tally badge <count> [-o PATH|-] [-f svg|png|pdf] [--scale F]",
             [
                 "[--theme light|dark|auto]", "[--style flat|flat-square|for-the-badge]", "[--color COLOR]",
-                "[--label-color COLOR]", "[--label TEXT]", "[--of N]", "[--c2 COLOR]",
+                "[--label-color COLOR]", "[--label TEXT]", "[--of N]", "[--c3 COLOR]",
             ]
         ),
     ])

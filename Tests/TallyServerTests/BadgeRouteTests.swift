@@ -75,10 +75,15 @@ import Testing
         #expect(response.text == run.stderr + "\n" || response.text == run.stderr, "\(uri): \(response.text)")
     }
 
+    /// A tally's options a badge has no use for are refused, not ignored: `c2` too, since a
+    /// badge draws no crosses or diagonals (SPEC §7).
     @Test func optionsABadgeDoesNotTakeAreNamed() async throws {
-        let response = try await fetch("/badge/5.svg?size=64")
-        #expect(response.status == .badRequest)
-        #expect(response.text.contains("unknown query parameter 'size'; the parameters are a badge's options: "))
+        for (query, name) in [("size=64", "size"), ("c2=red", "c2")] {
+            let response = try await fetch("/badge/5.svg?" + query)
+            #expect(response.status == .badRequest, "\(query)")
+            #expect(response.text.hasPrefix("tally: error: unknown query parameter '\(name)'; "), "\(query)")
+            #expect(response.text.contains("the parameters are a badge's options: "), "\(query): \(response.text)")
+        }
         #expect(try await fetch("/").text.contains("/badge/{count}.svg"))
         #expect(try await fetch("/badge/5.json").status == .notFound, "a badge has no JSON")
     }

@@ -40,13 +40,6 @@ enum OptionSamples {
         }
     }
 
-    /// Whether the option can change the route's image at all: `c2` colours crosses and
-    /// diagonals, which a badge's strip never draws (SPEC §7), so a badge takes it and shows
-    /// nothing of it.
-    static func shows(_ option: RenderOption, on route: Route) -> Bool {
-        !(route == .badge && option == .c2)
-    }
-
     /// One pair: the option varied and the two sets of options, in its context's count.
     struct Pair {
         let option: RenderOption
