@@ -44,6 +44,10 @@ package final class RasterQueue: Sendable {
 
     /// Runs `work` on a raster thread, or throws `Refusal` without running it.
     package func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        // The wait is timed from the request's arrival, taken before it is counted: whoever sees
+        // it counted (the gauge, a test that then moves its clock) sees its wait begun.
+        let now = self.now
+        let queued = now()
         let admitted = inFlight.withLockedValue { count in
             guard count < capacity else { return false }
             count += 1
@@ -51,8 +55,6 @@ package final class RasterQueue: Sendable {
         }
         guard admitted else { throw Refusal.busy }
         defer { inFlight.withLockedValue { $0 -= 1 } }
-        let now = self.now
-        let queued = now()
         let timeout = self.timeout
         return try await pool.runIfActive {
             guard now() - queued <= timeout else { throw Refusal.timedOut }
